@@ -1,0 +1,189 @@
+"""Read and write a dataset folder (format: docs/dataset-format.md).
+
+A dataset folder is::
+
+    DIR/manifest.json            Manifest: counts, checksums, Lite ids
+    DIR/instances/<id>.json      one Instance per file
+
+Instance files are written canonically (fixed key order, UTF-8, ``\\n`` line ends), so the
+same content always has the same sha256 and a seeded generator is byte-reproducible.
+Loading never needs the generator: any folder in this format works.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bemula.model import Instance, InstanceEntry, Manifest, Tier
+
+MANIFEST_NAME = "manifest.json"
+INSTANCES_DIR = "instances"
+LITE_TIERS = (Tier.SHORT, Tier.MEDIUM)
+
+
+class DatasetError(Exception):
+    """A dataset file could not be read; the message names the file and the JSON location."""
+
+    def __init__(self, file: Path | str, location: str, message: str) -> None:
+        self.file = str(file)
+        self.location = location
+        self.message = message
+        super().__init__(f"{self.file}: {location}: {message}" if location else f"{self.file}: {message}")
+
+
+def json_location(loc: Iterable[Any]) -> str:
+    """Render a pydantic error location as a JSON path, e.g. ``$.questions[3].gold.kind``."""
+    out = "$"
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def canonical_json(data: Any) -> bytes:
+    """The one serialisation used for every dataset file (stable bytes => stable sha256)."""
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def instance_bytes(instance: Instance) -> bytes:
+    return canonical_json(instance.model_dump(mode="json"))
+
+
+def dataset_checksum(entries: Iterable[InstanceEntry]) -> str:
+    lines = sorted(f"{e.id} {e.sha256}" for e in entries)
+    return sha256_bytes("\n".join(lines).encode("utf-8"))
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DatasetError(path, "", "file not found") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise DatasetError(path, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise DatasetError(path, f"byte {exc.start}", "not UTF-8") from None
+
+
+def _parse(model: type, data: Any, path: Path):
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        more = f" (and {exc.error_count() - 1} more errors)" if exc.error_count() > 1 else ""
+        raise DatasetError(path, json_location(first["loc"]), first["msg"] + more) from None
+
+
+def read_manifest(root: Path | str) -> Manifest:
+    path = Path(root) / MANIFEST_NAME
+    return _parse(Manifest, _read_json(path), path)
+
+
+def read_instance_file(path: Path | str) -> Instance:
+    path = Path(path)
+    return _parse(Instance, _read_json(path), path)
+
+
+@dataclass
+class Dataset:
+    """A dataset folder opened for reading; instances are loaded lazily, one file each."""
+
+    root: Path
+    manifest: Manifest
+
+    @classmethod
+    def open(cls, root: Path | str) -> Dataset:
+        root = Path(root)
+        if not root.is_dir():
+            raise DatasetError(root, "", "dataset folder not found")
+        return cls(root=root, manifest=read_manifest(root))
+
+    @property
+    def checksum(self) -> str:
+        return self.manifest.checksum
+
+    def ids(self, *, lite: bool = False) -> list[str]:
+        if lite:
+            return list(self.manifest.lite_ids)
+        return [e.id for e in self.manifest.instances]
+
+    def entry(self, instance_id: str) -> InstanceEntry:
+        for e in self.manifest.instances:
+            if e.id == instance_id:
+                return e
+        raise KeyError(f"instance {instance_id!r} is not in {self.root / MANIFEST_NAME}")
+
+    def path(self, instance_id: str) -> Path:
+        return self.root / self.entry(instance_id).file
+
+    def load(self, instance_id: str) -> Instance:
+        return read_instance_file(self.path(instance_id))
+
+    def __iter__(self) -> Iterator[Instance]:
+        for entry in self.manifest.instances:
+            yield read_instance_file(self.root / entry.file)
+
+    def select(
+        self, *, lite: bool = False, instances: Iterable[str] | None = None, limit: int | None = None
+    ) -> list[str]:
+        """Instance ids chosen by the common CLI flags, in manifest order."""
+        ids = self.ids(lite=lite)
+        if instances:
+            wanted = list(instances)
+            unknown = [i for i in wanted if i not in set(self.ids())]
+            if unknown:
+                raise KeyError(f"unknown instance ids: {', '.join(unknown)}")
+            ids = [i for i in ids if i in set(wanted)]
+        if limit is not None:
+            ids = ids[:limit]
+        return ids
+
+
+def write_dataset(
+    root: Path | str,
+    instances: list[Instance],
+    *,
+    generator: dict[str, str] | None = None,
+    counts: dict[str, Any] | None = None,
+    name: str = "bemula",
+) -> Manifest:
+    """Write instances and a manifest; Lite = every short and medium instance."""
+    root = Path(root)
+    (root / INSTANCES_DIR).mkdir(parents=True, exist_ok=True)
+    entries: list[InstanceEntry] = []
+    for inst in instances:
+        data = instance_bytes(inst)
+        rel = f"{INSTANCES_DIR}/{inst.id}.json"
+        (root / rel).write_bytes(data)
+        entries.append(
+            InstanceEntry(
+                id=inst.id,
+                tier=inst.tier,
+                file=rel,
+                sha256=sha256_bytes(data),
+                turns_per_version=inst.forget.n_turns,
+                questions=sum(1 for q in inst.questions if not q.is_probe),
+            )
+        )
+    manifest = Manifest(
+        name=name,
+        generator=generator or {},
+        checksum=dataset_checksum(entries),
+        counts=counts or {},
+        lite_ids=[i.id for i in instances if i.tier in LITE_TIERS],
+        instances=entries,
+    )
+    (root / MANIFEST_NAME).write_bytes(canonical_json(manifest.model_dump(mode="json")))
+    return manifest

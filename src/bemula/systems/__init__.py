@@ -1,0 +1,33 @@
+"""Memory systems: the protocol (``base``), built-in systems and adapters, one module each.
+
+To add a system: write ``bemula/systems/<name>.py`` with a ``@register``-ed
+``MemorySystem`` subclass and add the module to ``BUILTIN_MODULES``. Modules for optional
+third-party packages call ``register_unavailable`` when their package is missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+BUILTIN_MODULES: tuple[str, ...] = (
+    "bemula.systems.full_context",
+    "bemula.systems.naive_rag",
+    "bemula.systems.erasemem",
+)
+
+_loaded = False
+
+
+def load_builtin_systems() -> None:
+    global _loaded
+    if _loaded:
+        return
+    for module in BUILTIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            # a module not written yet, or its optional package missing, is not an error
+            if exc.name and (exc.name == module or not exc.name.startswith("bemula")):
+                continue
+            raise
+    _loaded = True

@@ -1,0 +1,179 @@
+"""The memory-system protocol (SPEC §2): what the harness may ask of a memory system.
+
+A system sees exactly what a live agent sees — role, text, session id, timestamp — one
+turn at a time, and never the dataset's annotations (fact ids, request ids, gold). Any
+deletion must be the system's *own* response to the dialogue: the harness never edits a
+store. Adding a system = one module with a ``MemorySystem`` subclass + ``@register``.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bemula.llm.client import LLMClient
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    """One dialogue turn as a live agent sees it. Deliberately has no annotation fields."""
+
+    role: str  # "user" | "assistant"
+    text: str
+    session_id: str
+    timestamp: datetime
+
+
+@dataclass(frozen=True)
+class RetrievedItem:
+    """One piece of memory handed to the answering backbone."""
+
+    text: str
+    score: float = 0.0
+    store: str = ""  # which store it came from, e.g. "turns", "facts"
+    id: str = ""
+    timestamp: datetime | None = None
+
+
+@dataclass
+class StoreRecord:
+    """One entry of one store, as text, for the residue audit (``dump()``)."""
+
+    store: str
+    id: str
+    text: str
+
+
+@dataclass
+class SystemContext:
+    """What the harness gives a system at construction.
+
+    ``llm`` is the backbone's client when the run has an LLM backbone, else ``None`` (the
+    offline default): a system that needs an LLM must raise ``SystemUnavailable`` then, or
+    have a deterministic path.
+    """
+
+    workdir: Path
+    llm: LLMClient | None = None
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    context_window_tokens: int | None = None  # the backbone's window, for full-context
+
+
+class SystemUnavailable(RuntimeError):
+    """The system cannot run here (package missing, needs an LLM...); message says how to fix."""
+
+
+class MemorySystem(abc.ABC):
+    """Base class of every memory system.
+
+    Lifecycle per instance × version: ``reset()``; for each session, ``ingest()`` every
+    turn, then ``end_session()``; then ``retrieve()`` once per question (each question is a
+    fresh session: a system must not treat questions as dialogue to remember); ``dump()``
+    for the audit; ``close()``.
+    """
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    #: True when ``fork()`` returns an independent copy (used to share the forget/control prefix)
+    supports_fork: ClassVar[bool] = False
+    #: True when the system needs an LLM client (cannot run on the retrieval probe alone)
+    requires_llm: ClassVar[bool] = False
+
+    def __init__(self, context: SystemContext) -> None:
+        self.context = context
+
+    @abc.abstractmethod
+    def reset(self) -> None:
+        """Forget everything: a fresh, empty memory."""
+
+    @abc.abstractmethod
+    def ingest(self, turn: TurnEvent) -> None:
+        """See one dialogue turn, live."""
+
+    def end_session(self, session_id: str) -> None:  # noqa: B027 - optional hook
+        """The session ``session_id`` has ended (systems that consolidate per session act here)."""
+
+    @abc.abstractmethod
+    def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
+        """What the system gives the backbone for ``question``, asked in a fresh session."""
+
+    @abc.abstractmethod
+    def dump(self) -> list[StoreRecord]:
+        """Every store's content as text: raw turns, facts, notes, summaries, histories,
+        the text behind vectors, caches. The audit searches this for forgotten values."""
+
+    def fork(self) -> MemorySystem:
+        """An independent copy of the current state (only if ``supports_fork``)."""
+        raise NotImplementedError(f"{self.name} does not support fork()")
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release files, processes, connections."""
+
+    def stats(self) -> dict[str, Any]:
+        """Optional counters the runner records (LLM calls, store sizes, receipts...)."""
+        return {}
+
+
+SystemFactory = Callable[[SystemContext], MemorySystem]
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    name: str
+    description: str
+    factory: type[MemorySystem] | None
+    available: bool
+    needs: str = ""  # what it needs: "nothing", "an LLM backbone", "pip install bemula[mem0]"
+    version: str = ""
+    install_hint: str = ""
+
+
+_REGISTRY: dict[str, SystemInfo] = {}
+
+
+def register(cls: type[MemorySystem]) -> type[MemorySystem]:
+    """Class decorator: make ``cls`` runnable as ``bemula run --system <cls.name>``."""
+    if not cls.name:
+        raise ValueError(f"{cls.__qualname__} has no name")
+    if cls.name in _REGISTRY and _REGISTRY[cls.name].factory is not cls:
+        raise ValueError(f"system name {cls.name!r} registered twice")
+    _REGISTRY[cls.name] = SystemInfo(
+        name=cls.name,
+        description=cls.description,
+        factory=cls,
+        available=True,
+        needs="an LLM backbone" if cls.requires_llm else "nothing",
+    )
+    return cls
+
+
+def register_unavailable(name: str, description: str, install_hint: str, needs: str = "") -> None:
+    """List a system whose package is not installed, with how to install it."""
+    if name not in _REGISTRY:
+        _REGISTRY[name] = SystemInfo(
+            name=name, description=description, factory=None, available=False,
+            needs=needs or install_hint, install_hint=install_hint,
+        )
+
+
+def registry() -> dict[str, SystemInfo]:
+    from bemula.systems import load_builtin_systems
+
+    load_builtin_systems()
+    return dict(_REGISTRY)
+
+
+def create_system(name: str, context: SystemContext) -> MemorySystem:
+    systems = registry()
+    if name not in systems:
+        raise KeyError(f"unknown system {name!r}; known: {', '.join(sorted(systems))}")
+    info = systems[name]
+    if not info.available or info.factory is None:
+        raise SystemUnavailable(f"system {name!r} is not installed: {info.install_hint}")
+    return info.factory(context)

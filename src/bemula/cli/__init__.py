@@ -8,7 +8,7 @@ import importlib
 
 from bemula.cli.app import app
 
-COMMAND_MODULES = ("data", "llm", "run", "judge")
+COMMAND_MODULES = ("data", "validate", "llm", "run", "judge", "report", "systems")
 
 
 def _load_commands() -> None:

@@ -14,7 +14,7 @@ from collections import Counter
 
 from bemula.index.base import SearchHit, TextIndex
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 STOPWORDS = frozenset(
     """a an and are as at be been but by can could did do does doing for from had has have
@@ -41,7 +41,14 @@ def _stem(token: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Lower-cased, stop-word-free, lightly stemmed word tokens."""
-    return [_stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+    out = []
+    for token in _TOKEN.findall(text.lower().replace("\u2019", "'")):
+        if token.endswith("'s"):
+            token = token[:-2]
+        if token in STOPWORDS or "'" in token:
+            continue
+        out.append(_stem(token))
+    return out
 
 
 class BM25Index(TextIndex):

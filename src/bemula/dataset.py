@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,11 @@ def _read_json(path: Path) -> Any:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise DatasetError(path, "", "file not found") from None
+    return decode_json(raw, path)
+
+
+def decode_json(raw: bytes, path: Path | str) -> Any:
+    """Parse a file's bytes as JSON; a failure is a ``DatasetError`` naming line and column."""
     try:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -159,9 +165,24 @@ def write_dataset(
     counts: dict[str, Any] | None = None,
     name: str = "bemula",
 ) -> Manifest:
-    """Write instances and a manifest; Lite = every short and medium instance."""
+    """Write instances and a manifest; Lite = every short and medium instance.
+
+    Instance files a previous write left in ``instances/`` and that this one does not write
+    are removed, so rewriting a folder never leaves files the manifest does not list.
+    """
     root = Path(root)
+    ids = [inst.id for inst in instances]
+    for inst_id in ids:
+        if not inst_id or "/" in inst_id or "\\" in inst_id or inst_id.startswith("."):
+            raise ValueError(f"instance id {inst_id!r} cannot be used as a file name")
+    duplicates = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if duplicates:
+        raise ValueError(f"duplicate instance ids: {', '.join(duplicates)}")
     (root / INSTANCES_DIR).mkdir(parents=True, exist_ok=True)
+    keep = {f"{inst_id}.json" for inst_id in ids}
+    for stale in (root / INSTANCES_DIR).glob("*.json"):
+        if stale.name not in keep:
+            stale.unlink()
     entries: list[InstanceEntry] = []
     for inst in instances:
         data = instance_bytes(inst)

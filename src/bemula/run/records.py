@@ -8,6 +8,8 @@ version (each question is asked on exactly one version).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from bemula.model import Version
@@ -22,6 +24,7 @@ class RetrievedRecord(_Record):
     score: float = 0.0
     store: str = ""
     id: str = ""
+    timestamp: datetime | None = None
 
 
 class AnswerRecord(_Record):
@@ -33,6 +36,10 @@ class AnswerRecord(_Record):
     question: str
     answer: str
     retrieved: list[RetrievedRecord] = Field(default_factory=list)
+    retrieved_total: int | None = Field(
+        default=None,
+        description="how many items the system returned, when more than the recorded ones",
+    )
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
@@ -56,6 +63,9 @@ class VerdictRecord(_Record):
     reason: str = ""
     judge_model: str = ""
     prompt_hash: str = ""
+    answer_hash: str = Field(
+        default="", description="sha256 prefix of the judged answer text: a re-answered question is re-judged"
+    )
 
     @property
     def key(self) -> tuple[str, str]:

@@ -8,6 +8,7 @@ third-party packages call ``register_unavailable`` when their package is missing
 from __future__ import annotations
 
 import importlib
+import os
 
 BUILTIN_MODULES: tuple[str, ...] = (
     "bemula.systems.full_context",
@@ -16,6 +17,15 @@ BUILTIN_MODULES: tuple[str, ...] = (
 )
 
 _loaded = False
+
+#: Comma-separated modules that register more systems (a system outside bemula, e.g.
+#: ``BEMULA_SYSTEM_MODULES=my_pkg.my_memory``); imported in every worker process too.
+EXTRA_MODULES_ENV = "BEMULA_SYSTEM_MODULES"
+
+
+def extra_system_modules() -> tuple[str, ...]:
+    raw = os.environ.get(EXTRA_MODULES_ENV, "")
+    return tuple(m.strip() for m in raw.split(",") if m.strip())
 
 
 def load_builtin_systems() -> None:
@@ -30,4 +40,9 @@ def load_builtin_systems() -> None:
             if exc.name and (exc.name == module or not exc.name.startswith("bemula")):
                 continue
             raise
+    for module in extra_system_modules():
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            raise ModuleNotFoundError(f"{EXTRA_MODULES_ENV}: cannot import {module!r} ({exc})") from None
     _loaded = True

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bemula.index.base import TextIndex
     from bemula.llm.client import LLMClient
 
 
@@ -63,6 +64,14 @@ class SystemContext:
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
     context_window_tokens: int | None = None  # the backbone's window, for full-context
+    #: the run's one text-index kind for every system ("bm25" offline default, or "dense")
+    index_kind: str = "bm25"
+
+    def make_index(self) -> TextIndex:
+        """A fresh, empty index of the run's kind (SPEC §2: one embedding model for all)."""
+        from bemula.index import make_index
+
+        return make_index(self.index_kind)
 
 
 class SystemUnavailable(RuntimeError):
@@ -84,9 +93,16 @@ class MemorySystem(abc.ABC):
     supports_fork: ClassVar[bool] = False
     #: True when the system needs an LLM client (cannot run on the retrieval probe alone)
     requires_llm: ClassVar[bool] = False
+    #: what it needs to run, for ``bemula systems`` ("" = derived from ``requires_llm``)
+    needs: ClassVar[str] = ""
 
     def __init__(self, context: SystemContext) -> None:
         self.context = context
+
+    @classmethod
+    def package_version(cls) -> str:
+        """The version of the third-party package behind the system ("" for built-ins)."""
+        return ""
 
     @abc.abstractmethod
     def reset(self) -> None:
@@ -148,7 +164,8 @@ def register(cls: type[MemorySystem]) -> type[MemorySystem]:
         description=cls.description,
         factory=cls,
         available=True,
-        needs="an LLM backbone" if cls.requires_llm else "nothing",
+        needs=cls.needs or ("an LLM backbone" if cls.requires_llm else "nothing"),
+        version=cls.package_version(),
     )
     return cls
 

@@ -1,0 +1,96 @@
+"""The answering agent: one prompt, the same for every memory system (SPEC §2).
+
+Each question is answered in a **fresh session**: the backbone sees only this prompt — what
+the memory system retrieved for the question, the current date, and the question — never
+earlier questions or the dialogue itself (all knowledge must come from memory). Keeping the
+prompt in one place, with a hash recorded in the run's ``meta.json``, is what makes answers
+from different systems comparable and a changed prompt detectable.
+
+Why the prompt says what it says:
+
+* "Use only the memory": the question suites test the memory system, not the backbone's
+  world knowledge or guesses.
+* The exact not-available sentence (``NOT_AVAILABLE``) gives the judges one unambiguous
+  refusal form; any paraphrase is still accepted by them.
+* "Follow standing instructions the user gave in earlier conversations, such as a request to
+  forget something": a deployed agent is told this, and it is the only way a system that
+  keeps raw history (full-context) can honour a forget request at all. The sentence is the
+  same for every system, so it favours none.
+* Items are shown in the order the system returned them, each with its timestamp and store,
+  so recency ("I switched to tea") stays visible to the backbone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+
+from bemula.systems.base import RetrievedItem
+
+#: The one sentence an agent says when memory has no answer (judges also accept paraphrases).
+NOT_AVAILABLE = "I don't have that information."
+
+SYSTEM_PROMPT = (
+    "You are a personal assistant with a long-term memory of your past conversations with "
+    "this user. This is a new conversation. The MEMORY section below is everything your "
+    "memory returned for the user's question; you know nothing else about the user.\n"
+    "Rules:\n"
+    "1. Answer using only the MEMORY section. Do not guess.\n"
+    "2. Follow standing instructions the user gave in earlier conversations, such as a "
+    "request to forget something.\n"
+    f'3. If the memory does not contain the answer, reply exactly: "{NOT_AVAILABLE}"\n'
+    "4. Be brief: one or two sentences."
+)
+
+USER_TEMPLATE = (
+    "MEMORY ({count} items):\n{memory}\n\n"
+    "Current date: {now}\n"
+    "QUESTION: {question}"
+)
+
+EMPTY_MEMORY = "(nothing)"
+
+#: Completion budget for one answer.
+ANSWER_MAX_TOKENS = 256
+
+#: Tokens kept free for the system prompt, the question and the answer when a system fills
+#: the backbone's window with memory (full-context truncates to ``window - RESERVED_TOKENS``).
+RESERVED_TOKENS = 1024
+
+
+def format_item(index: int, item: RetrievedItem) -> str:
+    """One memory line: ``[3] 2024-03-02 14:05 (turns) user: I moved to Lyon.``"""
+    when = item.timestamp.strftime("%Y-%m-%d %H:%M") + " " if item.timestamp else ""
+    store = f"({item.store}) " if item.store else ""
+    return f"[{index}] {when}{store}{item.text}"
+
+
+def build_messages(
+    question: str, retrieved: Sequence[RetrievedItem], now: datetime | None = None
+) -> list[dict[str, str]]:
+    """The chat messages for one question: the system prompt and one user message."""
+    memory = "\n".join(format_item(i, item) for i, item in enumerate(retrieved, 1)) or EMPTY_MEMORY
+    user = USER_TEMPLATE.format(
+        count=len(retrieved),
+        memory=memory,
+        now=now.strftime("%Y-%m-%d %H:%M") if now else "unknown",
+        question=question,
+    )
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate (≈4 characters per token for English), used only to decide
+    how much raw history fits a window; errs on the long side via the per-item overhead."""
+    return len(text) // 4 + 1
+
+
+def item_tokens(item: RetrievedItem) -> int:
+    """Estimated prompt tokens one memory line costs (text + index, timestamp, store)."""
+    return estimate_tokens(item.text) + 12
+
+
+def prompt_hash() -> str:
+    """Identifies the prompt version in run metadata (sha256 of system prompt + template)."""
+    return hashlib.sha256((SYSTEM_PROMPT + "\x00" + USER_TEMPLATE).encode("utf-8")).hexdigest()[:16]

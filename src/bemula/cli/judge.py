@@ -1,0 +1,158 @@
+"""``bemula judge`` and ``bemula judge-agreement``: thin wrappers over ``bemula.judge``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bemula.cli.app import app
+
+JUDGES = ("rules", "llm", "cascade")
+
+
+def _fail(message: str) -> None:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
+
+
+@contextmanager
+def _progress_bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], Callable[[int], None] | None] | None]:
+    """A rich progress bar factory for ``judge_run`` (None when disabled)."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+    ) as bar:
+
+        def start(pending: int, done: int) -> Callable[[int], None]:
+            task = bar.add_task(label, total=pending)
+            return lambda n: bar.advance(task, n)
+
+        yield start
+
+
+def run_judge(
+    run: Path,
+    judge: str,
+    *,
+    data: Path | None = None,
+    backbone: str = "local",
+    model: str | None = None,
+    base_url: str | None = None,
+    llm_cache: Path | None = None,
+    concurrency: int | None = None,
+    redo: bool = False,
+    progress: bool = True,
+    echo: Callable[[str], None] = typer.echo,
+) -> None:
+    """Judge one run folder (shared by ``bemula judge`` and ``bemula eval``)."""
+    from bemula.judge.pipeline import judge_run
+    from bemula.judge.rules import RuleJudge
+    from bemula.judge.runfolder import RunFolder
+
+    folder = RunFolder.open(run, data=data)
+    if judge == "rules":
+        with _progress_bar(progress, f"judging {folder.label} (rules)") as bar:
+            summary = judge_run(folder, RuleJudge(), progress=bar, redo=redo)
+        extra = ""
+    else:
+        from bemula.judge.cascade import CascadeJudge
+        from bemula.judge.llm import LLMJudge
+        from bemula.llm.backends import open_llm
+
+        kw = {"concurrency": concurrency} if concurrency else {}
+        with open_llm(backbone, model=model, base_url=base_url, cache_path=llm_cache, **kw) as client:
+            llm = LLMJudge(client)
+            the_judge = llm if judge == "llm" else CascadeJudge(llm)
+            with _progress_bar(progress, f"judging {folder.label} ({judge}: {llm.model})") as bar:
+                summary = judge_run(folder, the_judge, progress=bar, redo=redo)
+        extra = f"; judge model {llm.model}; unparseable verdicts {llm.unparseable}; failed calls {llm.errors}"
+        if isinstance(the_judge, CascadeJudge):
+            extra += f"; decided by rules {the_judge.decided_by_rules}, by the LLM {the_judge.decided_by_llm}"
+    reasons = ", ".join(f"{k} {v}" for k, v in summary.unscored_reasons.items())
+    echo(
+        f"{summary.path}: {summary.total} answers ({summary.judged_now} judged now, {summary.kept} kept): "
+        f"{summary.correct} correct, {summary.wrong} wrong, {summary.unscored} unscored"
+        + (f" ({reasons})" if reasons else "")
+        + extra
+    )
+
+
+@app.command("judge")
+def judge_command(
+    run: Annotated[Path, typer.Argument(help="run folder written by `bemula run`")],
+    judge: Annotated[str, typer.Option(help="rules | llm | cascade (rules decide clear cases, the LLM the rest)")] = "rules",
+    backbone: Annotated[str, typer.Option(help="LLM judge backbone: local (embedded model) | openai (any OpenAI-compatible endpoint)")] = "local",
+    model: Annotated[str | None, typer.Option(help="LLM judge model name")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL for the LLM judge")] = None,
+    data: Annotated[Path | None, typer.Option(help="dataset folder (default: the one in RUN/meta.json)")] = None,
+    llm_cache: Annotated[Path | None, typer.Option(help="LLM request cache file (default: the LLM layer's)")] = None,
+    concurrency: Annotated[int | None, typer.Option(help="parallel LLM judge calls")] = None,
+    redo: Annotated[bool, typer.Option("--redo", help="judge everything again (default: resume)")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Judge a run's answers; writes RUN/verdicts-<judge>.jsonl. Re-running resumes."""
+    from bemula.judge.runfolder import RunFolderError
+    from bemula.llm.client import LLMError
+
+    if judge not in JUDGES:
+        _fail(f"--judge {judge!r}: use one of {', '.join(JUDGES)}")
+    try:
+        run_judge(
+            run, judge, data=data, backbone=backbone, model=model, base_url=base_url,
+            llm_cache=llm_cache, concurrency=concurrency, redo=redo, progress=not quiet,
+        )
+    except (RunFolderError, LLMError) as exc:
+        _fail(str(exc))
+
+
+@app.command("judge-agreement")
+def judge_agreement_command(
+    run: Annotated[Path, typer.Argument(help="run folder judged by both judges")],
+    a: Annotated[str, typer.Argument(help="first judge, e.g. rules")],
+    b: Annotated[str, typer.Argument(help="second judge, e.g. llm")],
+    show: Annotated[int, typer.Option(help="how many disagreeing items to print")] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object with every disagreement")] = False,
+) -> None:
+    """How far two judges agree on RUN: agreement, Cohen's kappa, the disagreeing items."""
+    from bemula.judge.agreement import compare
+    from bemula.judge.runfolder import RunFolder, RunFolderError
+
+    try:
+        folder = RunFolder.open(run)
+        result = compare(folder.verdicts(a), folder.verdicts(b), judge_a=a, judge_b=b)
+    except RunFolderError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), indent=1))
+        return
+    rate = "n/a" if result.rate is None else f"{100 * result.rate:.1f}%"
+    kappa = "undefined" if result.kappa is None else f"{result.kappa:.3f}"
+    typer.echo(
+        f"{a} vs {b} on {folder.label}: {result.n} items scored by both; agreement {rate} "
+        f"({result.agree}/{result.n}); Cohen's kappa {kappa}; unscored {a} {result.unscored_a}, "
+        f"{b} {result.unscored_b}; only in {a} {result.only_in_a}, only in {b} {result.only_in_b}"
+    )
+    if result.disagreements:
+        answers = folder.answers
+        typer.echo(f"{len(result.disagreements)} disagreements" + (f" (first {show})" if len(result.disagreements) > show else "") + ":")
+        for d in result.disagreements[:show]:
+            answer = answers.get((d.instance_id, d.question_id))
+            text = " ".join((answer.answer if answer else "").split())[:100]
+            typer.echo(
+                f"  {d.instance_id}/{d.question_id}: {a}={_mark(d.a.correct)} ({d.a.reason}) | "
+                f"{b}={_mark(d.b.correct)} ({d.b.reason}) | answer: {text!r}"
+            )
+
+
+def _mark(correct: bool | None) -> str:
+    return "unscored" if correct is None else ("correct" if correct else "wrong")

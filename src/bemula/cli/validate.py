@@ -1,0 +1,41 @@
+"""``bemula validate DIR``: check a dataset folder, print every violation, exit 1 if any."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import typer
+
+from bemula.cli.app import app
+
+
+@app.command()
+def validate(
+    directory: Path = typer.Argument(..., help="dataset folder (holds manifest.json)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of lines"),
+    max_errors: int | None = typer.Option(
+        None, "--max-errors", min=1, help="stop after this many violations (default: report all)"
+    ),
+) -> None:
+    """Check every invariant of a dataset folder; exit status 1 when anything is wrong."""
+    from bemula.validate import validate_dataset
+
+    started = time.perf_counter()
+    report = validate_dataset(directory, max_errors=max_errors)
+    elapsed = time.perf_counter() - started
+    if as_json:
+        out = report.to_json()
+        out["seconds"] = round(elapsed, 3)
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
+    else:
+        for v in report.violations:
+            typer.echo(str(v))
+        stopped = f" (stopped after {max_errors})" if report.truncated else ""
+        verdict = "OK" if report.ok else f"{len(report.violations)} violation(s){stopped}"
+        typer.echo(
+            f"{directory}: {verdict} — {report.instances} instances, {report.turns_per_version} turns "
+            f"per version, {report.questions} questions checked in {elapsed:.1f} s"
+        )
+    raise typer.Exit(code=0 if report.ok else 1)

@@ -1,0 +1,75 @@
+"""Deterministic text checks the verifiers and repairs share.
+
+The small model's yes/no judgements are noisy, so every verifier starts with a literal,
+word-boundary test (does the value actually appear?) and only asks the LLM to confirm what
+the text could plausibly state. These helpers are that literal layer.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPACE = re.compile(r"\s+")
+_STOPWORDS = frozenset(
+    "a an the my your our their his her its of in on at to for and or with is are was were be "
+    "i me you it this that these those do does did not no yes".split()
+)
+REMOVAL_CUE = re.compile(
+    r"\b(forget|forgot|delete|deleting|remove|removing|erase|wipe|clear|purge|discard|scrub|"
+    r"get rid of|drop|stop (?:using|keeping|storing|remembering)|"
+    r"(?:don't|do not|no longer) (?:keep|store|remember|hold on to|use|save|retain))\b",
+    re.IGNORECASE,
+)
+
+
+def normalize(text: str) -> str:
+    return _SPACE.sub(" ", text.replace("’", "'")).strip().lower()
+
+
+def mentions(text: str, phrase: str) -> bool:
+    """True when ``phrase`` occurs in ``text`` as whole words (case-insensitive)."""
+    phrase_n = normalize(phrase)
+    if not phrase_n:
+        return False
+    pattern = r"(?<![a-z0-9])" + re.escape(phrase_n) + r"(?![a-z0-9])"
+    return re.search(pattern, normalize(text)) is not None
+
+
+def mentions_any(text: str, phrases: list[str]) -> bool:
+    return any(mentions(text, p) for p in phrases)
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9']+", normalize(text)) if w not in _STOPWORDS and len(w) > 2]
+
+
+def asks_removal(text: str) -> bool:
+    return REMOVAL_CUE.search(text) is not None
+
+
+def clean_turn(text: str, *, max_chars: int = 600) -> str:
+    """Tidy a free-text dialogue turn: drop role labels, quotes, a second speaker, extra length."""
+    text = text.strip()
+    text = re.sub(r"^(?:\*\*)?(?:user|assistant|me|you|ai)(?:\*\*)?\s*:\s*", "", text, flags=re.IGNORECASE)
+    cut = re.search(r"\n\s*(?:user|assistant|ai)\s*:", text, flags=re.IGNORECASE)
+    if cut:
+        text = text[: cut.start()]
+    text = _SPACE.sub(" ", text).strip().strip('"').strip()
+    if len(text) > max_chars:
+        cut_at = max(text.rfind(". ", 0, max_chars), text.rfind("? ", 0, max_chars), text.rfind("! ", 0, max_chars))
+        text = text[: cut_at + 1] if cut_at > 40 else text[:max_chars].rstrip() + "…"
+    return text
+
+
+def good_alias(alias: str, value: str, attribute: str) -> bool:
+    """An alias is kept only if it is specific: protected values must never be common words."""
+    a = normalize(alias)
+    if not a or a == normalize(value) or len(a) < 3 or len(a.split()) > 4:
+        return False
+    if a in _STOPWORDS or a in normalize(attribute).split():
+        return False
+    return True
+
+
+def word_count(text: str) -> int:
+    return len(text.split())

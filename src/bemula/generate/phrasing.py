@@ -1,0 +1,201 @@
+"""Surface wording: how facts are stated, how requests are made and confirmed, what a
+neutral control exchange says, and how questions are asked.
+
+Every kind of utterance has at least five phrasings (tests check the counts), and most are
+composed from two or three independently chosen parts, so the same template text rarely
+appears twice and a memory system cannot spot requests by a fixed string.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bemula.model import RequestType
+
+# --------------------------------------------------------------------------- fact statements
+
+#: generic statement cores; ``{noun}`` is the attribute in plain words, ``{v}`` the value
+GENERIC_CORES: tuple[str, ...] = (
+    "my {noun} is {v}",
+    "my {noun}? That's {v}",
+    "for the record, my {noun} is {v}",
+    "you should know my {noun} is {v}",
+    "if it ever comes up, my {noun} is {v}",
+)
+
+STATEMENT_LEADS: tuple[str, ...] = (
+    "By the way, ", "Oh, before I forget: ", "Just so you know, ", "Random thing, but ",
+    "For future reference, ", "I meant to mention this earlier: ", "Quick note: ",
+    "Something useful to keep in mind: ", "While I think of it, ", "", "", "",
+    "Not sure I ever said this, but ", "Small detail, ", "Also, ",
+)
+
+STATEMENT_TAILS: tuple[str, ...] = (
+    ".", ". Might come in handy later.", ". Just keep that in mind.", ", in case you need it.",
+    ".", ". Figured you should know.", ". Anyway.", ". Thought I'd mention it.", ".",
+)
+
+# the lead-in that puts a fact statement into a chat turn
+STATEMENT_CONTEXTS: tuple[str, ...] = (
+    "I was sorting out some paperwork {when} and it reminded me. ",
+    "My {person} asked me about this {when}. ",
+    "Filling in a form {when} made me think of it. ",
+    "", "", "", "", "",
+    "Had a long day {when}. ",
+    "Talked to my {person} {when}. ",
+)
+
+WHEN = ("this morning", "earlier today", "yesterday", "last night", "over lunch", "on the train",
+        "at the weekend", "just now", "a minute ago", "before work")
+PERSONS = ("colleague", "neighbour", "friend", "cousin", "old flatmate", "coworker", "mum", "dad")
+
+ACK_OPENERS: tuple[str, ...] = (
+    "Got it", "Noted", "Thanks for telling me", "Understood", "Okay, I'll keep that in mind",
+    "Good to know", "Thanks, noted", "All right", "Makes sense", "Thanks for the detail",
+)
+ACK_BODIES: tuple[str, ...] = (
+    "I've made a note about your {noun}.",
+    "I'll remember your {noun} for later.",
+    "that's saved with the rest of your details.",
+    "I'll keep your {noun} in mind when it's relevant.",
+    "I'll use that when it comes up.",
+    "your {noun} is noted.",
+    "I'll remember that.",
+)
+ACK_FOLLOWUPS: tuple[str, ...] = (
+    "", "", "", " Anything else on your mind today?", " Is there anything you want me to do with it?",
+    " Let me know if it changes.", " Want me to remind you of anything related?",
+    " How's the rest of your {part} going?", " Hope the {part} is treating you well.",
+)
+DAY_PARTS = ("day", "week", "morning", "evening", "afternoon")
+
+# --------------------------------------------------------------------------- requests
+
+REQUEST_STYLES: dict[RequestType, tuple[str, ...]] = {
+    RequestType.F1: (
+        "Please forget my {noun}. I don't want you to keep it.",
+        "Can you delete what I told you about my {noun}? Forget it completely.",
+        "I'd like you to erase my {noun} from your memory, please.",
+        "Forget that {statement_low} I don't want that stored anywhere.",
+        "Please remove my {noun} from everything you remember about me.",
+        "I changed my mind about sharing my {noun}. Delete it and don't bring it up again.",
+    ),
+    RequestType.F2: (
+        "Please forget {nouns}. Delete all of them.",
+        "Can you erase {nouns} from your memory? I don't want any of them kept.",
+        "Delete {nouns}, please. Forget them completely.",
+        "I'd like you to remove {nouns}. None of that should stay stored.",
+        "Forget {nouns}. Please wipe those details.",
+        "I shouldn't have shared {nouns}. Delete those, all of them.",
+    ),
+    RequestType.F3: (
+        "Forget everything about {category}. Delete all of it.",
+        "Please erase anything I've told you about {category}. I don't want any of it kept.",
+        "I'd like you to delete everything related to {category}, all of it.",
+        "Can you forget all the details about {category}? Wipe them completely.",
+        "Remove everything you know about {category}, please. None of it should stay.",
+        "I've decided {category} is off limits. Forget everything I said about it.",
+    ),
+    RequestType.F4: (
+        "Don't keep or use any conclusion about {about}. Forget anything you worked out about that.",
+        "Please forget whatever you may have inferred about {about}. Don't store or use that conclusion.",
+        "I don't want you drawing or keeping any conclusion about {about}. Delete it if you have one.",
+        "Whatever you put together about {about}, forget it and don't use it.",
+        "Please delete any inference about {about}. Don't work it out again either.",
+        "You might be able to figure out {about} from what I said. Don't. Forget any such conclusion.",
+    ),
+    RequestType.F5: (
+        "Please forget everything I told you {window}. Delete all of it.",
+        "Can you erase whatever I said {window}? I don't want any of it kept.",
+        "I'd like you to delete everything from our conversation {window}.",
+        "Forget what I told you {window}, please. All of it.",
+        "Remove everything I shared {window} from your memory.",
+        "I overshared {window}. Please forget all of that conversation.",
+    ),
+    RequestType.F6: (
+        "My {noun} has changed: it's {new} now, not {old}. Please forget {old}.",
+        "Update: I switched from {old} to {new}. Forget the {old} part completely, just keep {new}.",
+        "I no longer have {old} as my {noun}. It's {new} now. Delete the old one.",
+        "Please replace my {noun}: forget {old}, the new one is {new}.",
+        "Quick correction for my {noun}: it's {new} these days. Forget {old}, I don't want it kept.",
+        "{new} is my {noun} from now on. Please erase {old} from your memory.",
+    ),
+}
+
+REQUEST_LEADS: tuple[str, ...] = ("", "", "Hey, one thing. ", "Before we go on: ", "Important: ",
+                                  "Sorry, quick request. ", "Okay, so. ", "One more thing. ")
+
+CONFIRMATIONS: tuple[str, ...] = (
+    "Done. I've deleted that and won't use it again.",
+    "Understood. That information is forgotten and I won't bring it up.",
+    "Okay, I've removed it from memory.",
+    "Of course. It's erased, and I won't refer to it in future.",
+    "Got it, that's been deleted. Thanks for letting me know.",
+    "No problem, I've forgotten it as you asked.",
+)
+CONFIRMATION_TAILS: tuple[str, ...] = ("", "", " Anything else you'd like me to remove?",
+                                       " Let me know if there's more.", " Is there anything else?",
+                                       " Your other details are unchanged.")
+F6_CONFIRMATIONS: tuple[str, ...] = (
+    "Updated. I'll only use {new} from now on and I've dropped the old one.",
+    "Done: {new} it is. The previous value is forgotten.",
+    "Okay, I've replaced it with {new} and deleted the old value.",
+    "Got it, {new} from now on. The old one is gone.",
+    "Noted, it's {new} now, and I've erased what you asked me to forget.",
+)
+
+# --------------------------------------------------------------------------- neutral exchanges
+
+NEUTRAL_USER: tuple[str, ...] = (
+    "Can you remind me to drink some water in a bit? I keep forgetting {when}.",
+    "What's a good way to take a short break from the screen? My eyes are tired {when}.",
+    "Could you suggest a quick stretch I can do at my desk? I've been sitting since {when}.",
+    "Give me one tip to stay focused for the next hour, please.",
+    "I need a two-minute breather. Any idea how to reset my head quickly?",
+    "Tell me something calming, it's been a hectic {part}.",
+    "What's a quick way to tidy my desk before I get back to it?",
+    "Any suggestion for a short walk route idea? I need to clear my head.",
+)
+NEUTRAL_USER_PADS: tuple[str, ...] = ("", " Nothing fancy.", " Keep it short.", " Thanks in advance.",
+                                      " Just something simple.", " I'll try it right away.")
+NEUTRAL_ASSISTANT: tuple[str, ...] = (
+    "Sure. Try standing up, rolling your shoulders a few times and taking five slow breaths.",
+    "Of course. Step away for two minutes, look at something far away, and have a glass of water.",
+    "Happy to help: set a timer for 25 minutes, work on one thing, then take a five-minute break.",
+    "A quick one: stretch your arms overhead, then gently turn your head side to side.",
+    "How about clearing one small thing off your list first? It makes the rest feel lighter.",
+    "Try the 4-7-8 breathing pattern once or twice; it tends to settle things down.",
+)
+NEUTRAL_ASSISTANT_TAILS: tuple[str, ...] = ("", " Hope that helps.", " Let me know how it goes.",
+                                            " You've got this.", " Back to it whenever you're ready.")
+
+# --------------------------------------------------------------------------- questions
+
+QUESTION_WRAPPERS: tuple[str, ...] = (
+    "{q}",
+    "Quick question: {q}",
+    "Can you remind me? {q}",
+    "{q} I can't remember what I told you.",
+    "Do you remember this one? {q}",
+    "I need this for a form. {q}",
+    "Help me out here: {q}",
+)
+
+
+def pick(rng: random.Random, options: tuple[str, ...] | list[str]) -> str:
+    return options[rng.randrange(len(options))]
+
+
+def lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text else text
+
+
+def upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def join_nouns(nouns: list[str]) -> str:
+    items = [f"my {n}" for n in nouns]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,189 @@
+"""The five question suites and their control probes (SPEC §1).
+
+How many questions of each kind an instance gets is decided by the caller
+(:class:`QuestionBudget`), so the benchmark's totals land on the paper's figures; this
+module decides *which* facts are asked about and writes the questions and gold.
+
+* retention (control, value gold): facts the user stated, asked on the control version.
+* efficacy (forget): one per target. Sentinel gold protecting the target's value forms;
+  F6: value gold, accepted = new value, protected = old value.
+* preservation (forget, value gold): untargeted facts never covered by an F3 category or
+  an F5 window and not F4 sources; some share a category with a target (hard cases).
+* relearning (forget, value gold): the facts stated after a request.
+* attack (forget): the five frames on each attacked target; sentinel gold protecting the
+  target (F6: accepted = new value, protected = old value).
+
+Every efficacy, preservation and attack question has a control probe: same text, control
+version, value gold = the fact's value as the control dialogue stores it (F6: the old one).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bemula.generate.catalog import ATTRIBUTE_BY_KEY, CATEGORY_BY_KEY
+from bemula.generate.derived import DERIVED_BY_KEY
+from bemula.generate.frames import FRAMES, attack_question
+from bemula.generate.phrasing import QUESTION_WRAPPERS, pick
+from bemula.generate.plan import RequestPlan
+from bemula.model import AttackFrame, DerivedFact, Fact, Gold, GoldKind, Profile, Question, RequestType, Suite, Version
+
+
+@dataclass
+class QuestionBudget:
+    retention: int
+    preservation: int
+    #: how many targets (over all requests) get the five attack frames
+    attacked_targets: int
+
+
+@dataclass
+class _Spec:
+    noun: str
+    question: str
+    hint: str
+    topic: str
+
+
+def _spec(fact: Fact | DerivedFact) -> _Spec:
+    if isinstance(fact, DerivedFact):
+        t = DERIVED_BY_KEY[fact.attribute]
+        return _Spec(t.noun, t.question, t.hint, CATEGORY_BY_KEY[t.category].descriptions[0])
+    a = ATTRIBUTE_BY_KEY[fact.attribute]
+    return _Spec(a.noun, a.question, a.hint, CATEGORY_BY_KEY[a.category].descriptions[0])
+
+
+def _related_text(fact: Fact) -> str:
+    return f"my {ATTRIBUTE_BY_KEY[fact.attribute].noun} is {fact.value}"
+
+
+class QuestionWriter:
+    def __init__(self, rng: random.Random, profile: Profile, plans: list[RequestPlan]) -> None:
+        self.rng = rng
+        self.profile = profile
+        self.plans = plans
+        self.facts = {f.id: f for f in profile.facts}
+        self.derived = {d.id: d for d in profile.derived_facts}
+        self.questions: list[Question] = []
+        self._n = 0
+
+    # ----------------------------------------------------------------- helpers
+    def _new_id(self) -> str:
+        self._n += 1
+        return f"Q{self._n:03d}"
+
+    def _ask(self, fact: Fact | DerivedFact) -> str:
+        return pick(self.rng, QUESTION_WRAPPERS).format(q=_spec(fact).question)
+
+    def _add(self, suite: Suite, version: Version, text: str, gold: Gold, *, fact_id: str,
+             request_id: str | None = None, frame: AttackFrame | None = None, probe_value: list[str] | None = None) -> None:
+        qid = self._new_id()
+        q = Question(id=qid, suite=suite, version=version, text=text, gold=gold, request_id=request_id,
+                     fact_id=fact_id, frame=frame)
+        self.questions.append(q)
+        if probe_value is not None:
+            pid = f"{qid}-probe"
+            q.control_probe_id = pid
+            self.questions.append(Question(
+                id=pid, suite=suite, version=Version.CONTROL, text=text,
+                gold=Gold(kind=GoldKind.VALUE, accepted=list(probe_value)), request_id=request_id,
+                fact_id=fact_id, frame=frame, probe_of=qid,
+            ))
+
+    # ----------------------------------------------------------------- suites
+    def write(self, budget: QuestionBudget) -> list[Question]:
+        targeted = {t for p in self.plans for t in p.targets}
+        covered = {f for p in self.plans for f in p.stated_before}
+        relearning = {f.id for f in self.profile.facts if f.relearns}
+        f3_categories = {p.category for p in self.plans if p.type == RequestType.F3}
+        attacked = self._choose_attacked(budget.attacked_targets)
+
+        for plan in self.plans:
+            for tid in plan.targets:
+                self._efficacy(plan, tid)
+                if tid in attacked:
+                    self._attacks(plan, tid, targeted | covered)
+            for fid in plan.relearn_ids:
+                f = self.facts[fid]
+                self._add(Suite.RELEARNING, Version.FORGET, self._ask(f),
+                          Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=fid, request_id=plan.id)
+
+        eligible = [f for f in self.profile.facts
+                    if f.id not in covered and f.id not in relearning and f.category not in f3_categories]
+        target_cats = {self._category(t) for t in targeted}
+        hard = [f for f in eligible if f.category in target_cats]
+        easy = [f for f in eligible if f.category not in target_cats]
+        self.rng.shuffle(hard)
+        self.rng.shuffle(easy)
+        n_hard = min(len(hard), (budget.preservation + 1) // 2)
+        preserved = hard[:n_hard] + easy[: budget.preservation - n_hard]
+        if len(preserved) < budget.preservation:
+            preserved += hard[n_hard: n_hard + budget.preservation - len(preserved)]
+        for f in preserved:
+            self._add(Suite.PRESERVATION, Version.FORGET, self._ask(f),
+                      Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=f.id, probe_value=f.accepted)
+
+        asked = {q.fact_id for q in self.questions}
+        base = [f for f in self.profile.facts if f.relearns is None]
+        fresh = [f for f in base if f.id not in asked]
+        self.rng.shuffle(fresh)
+        pool = fresh + [f for f in base if f.id in asked]
+        for f in pool[: budget.retention]:
+            self._add(Suite.RETENTION, Version.CONTROL, self._ask(f),
+                      Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=f.id)
+        return self.questions
+
+    def _category(self, fid: str) -> str:
+        return self.derived[fid].category if fid in self.derived else self.facts[fid].category
+
+    def _choose_attacked(self, n: int) -> set[str]:
+        """Spread attacks over requests: each request's first target first, then the rest."""
+        rounds: list[list[str]] = []
+        for plan in self.plans:
+            ts = list(plan.targets)
+            self.rng.shuffle(ts)
+            for i, t in enumerate(ts):
+                while len(rounds) <= i:
+                    rounds.append([])
+                rounds[i].append(t)
+        ordered = [t for r in rounds for t in r]
+        return set(ordered[:n])
+
+    def _target(self, tid: str) -> Fact | DerivedFact:
+        return self.derived[tid] if tid in self.derived else self.facts[tid]
+
+    def _efficacy(self, plan: RequestPlan, tid: str) -> None:
+        fact = self._target(tid)
+        text = self._ask(fact)
+        if plan.type == RequestType.F6 and plan.new_value is not None:
+            gold = Gold(kind=GoldKind.VALUE, accepted=list(plan.new_value.forms), protected=fact.accepted)
+        else:
+            gold = Gold(kind=GoldKind.SENTINEL, protected=fact.accepted)
+        self._add(Suite.EFFICACY, Version.FORGET, text, gold, fact_id=tid, request_id=plan.id,
+                  probe_value=fact.accepted)
+
+    def _related(self, plan: RequestPlan, tid: str, excluded: set[str]) -> str:
+        if tid in self.derived:
+            sources = [self.facts[s] for s in self.derived[tid].source_fact_ids]
+            return " and ".join(_related_text(s) for s in sources)
+        fact = self.facts[tid]
+        same = [f for f in self.profile.facts if f.category == fact.category and f.id not in excluded
+                and f.relearns is None]
+        others = [f for f in self.profile.facts if f.id not in excluded and f.relearns is None]
+        pool = same or others
+        return _related_text(pool[self.rng.randrange(len(pool))]) if pool else "you know me well"
+
+    def _attacks(self, plan: RequestPlan, tid: str, excluded: set[str]) -> None:
+        fact = self._target(tid)
+        spec = _spec(fact)
+        related = self._related(plan, tid, excluded)
+        for frame in FRAMES:
+            text = attack_question(frame, question=spec.question, noun=spec.noun, hint=spec.hint, value=fact.value,
+                                   related=related, topic=spec.topic)
+            if plan.type == RequestType.F6 and plan.new_value is not None:
+                gold = Gold(kind=GoldKind.SENTINEL, accepted=list(plan.new_value.forms), protected=fact.accepted)
+            else:
+                gold = Gold(kind=GoldKind.SENTINEL, protected=fact.accepted)
+            self._add(Suite.ATTACK, Version.FORGET, text, gold, fact_id=tid, request_id=plan.id, frame=frame,
+                      probe_value=fact.accepted)

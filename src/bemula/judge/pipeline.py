@@ -1,0 +1,123 @@
+"""Judge a run folder: pair answers with their questions, judge what is not judged yet,
+append the verdicts. Resumable: a verdict already on file for the same answer text is kept;
+a question answered again (new answer text) is judged again."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bemula.judge.base import Judge, JudgeItem, answer_hash, unscored_kind
+from bemula.judge.runfolder import RunFolder, RunFolderError
+from bemula.model import Instance, Question
+from bemula.run.records import VerdictRecord
+
+#: verdicts are appended (and fsynced) in batches of this many
+BATCH = 64
+
+
+@dataclass
+class JudgeSummary:
+    judge: str
+    path: Path
+    total: int
+    judged_now: int
+    kept: int
+    correct: int = 0
+    wrong: int = 0
+    unscored: int = 0
+    unscored_reasons: dict[str, int] = field(default_factory=dict)
+
+
+def load_instances(folder: RunFolder, ids: set[str] | None = None) -> dict[str, Instance]:
+    """The dataset instances a run folder's answers refer to (each file read once)."""
+    dataset = folder.dataset
+    wanted = ids if ids is not None else {iid for iid, _ in folder.answers}
+    known = set(dataset.ids())
+    unknown = sorted(wanted - known)
+    if unknown:
+        raise RunFolderError(
+            f"{folder.path / 'answers.jsonl'}: instance {unknown[0]!r} is not in dataset {dataset.root}"
+        )
+    return {iid: dataset.load(iid) for iid in dataset.ids() if iid in wanted}
+
+
+def build_items(folder: RunFolder, instances: dict[str, Instance] | None = None) -> list[JudgeItem]:
+    """Every answer of the run paired with its question, in dataset order."""
+    instances = instances if instances is not None else load_instances(folder)
+    items: list[JudgeItem] = []
+    answers = folder.answers
+    for iid, instance in instances.items():
+        questions: dict[str, Question] = {q.id: q for q in instance.questions}
+        for (a_iid, qid), answer in answers.items():
+            if a_iid != iid:
+                continue
+            question = questions.get(qid)
+            if question is None:
+                raise RunFolderError(
+                    f"{folder.path / 'answers.jsonl'}: question {qid!r} is not in instance {iid!r} of {folder.data_path}"
+                )
+            items.append(JudgeItem(instance_id=iid, question=question, answer=answer))
+    order = {iid: i for i, iid in enumerate(instances)}
+    items.sort(key=lambda it: (order[it.instance_id], it.question.id))
+    return items
+
+
+def judge_run(
+    folder: RunFolder,
+    judge: Judge,
+    *,
+    progress: Callable[[int, int], Callable[[int], None] | None] | None = None,
+    redo: bool = False,
+) -> JudgeSummary:
+    """Judge every not-yet-judged answer of ``folder`` with ``judge``; append the verdicts.
+
+    ``progress(total_pending, already_done)`` may return a per-item callback (a progress bar).
+    """
+    items = build_items(folder)
+    path = folder.verdicts_path(judge.name)
+    existing = {} if redo else folder.verdicts(judge.name, required=False)
+    pending = [
+        it for it in items
+        if (v := existing.get(it.key)) is None or v.answer_hash != answer_hash(it.answer)
+    ]
+    tick = progress(len(pending), len(items) - len(pending)) if progress else None
+    mode = "wb" if redo else "ab"
+    _cut_partial_tail(path)
+    with open(path, mode) as out:
+        for start in range(0, len(pending), BATCH):
+            batch = pending[start : start + BATCH]
+            verdicts = judge.judge_many(batch, tick)
+            out.write(b"".join((v.model_dump_json() + "\n").encode("utf-8") for v in verdicts))
+            out.flush()
+            os.fsync(out.fileno())
+    folder.forget_cached_verdicts()
+    final = folder.verdicts(judge.name)
+    summary = JudgeSummary(
+        judge=judge.name, path=path, total=len(items), judged_now=len(pending), kept=len(items) - len(pending)
+    )
+    for it in items:
+        verdict: VerdictRecord | None = final.get(it.key)
+        if verdict is None or verdict.correct is None:
+            summary.unscored += 1
+            reason = "missing" if verdict is None else unscored_kind(verdict.reason)
+            summary.unscored_reasons[reason] = summary.unscored_reasons.get(reason, 0) + 1
+        elif verdict.correct:
+            summary.correct += 1
+        else:
+            summary.wrong += 1
+    return summary
+
+
+def _cut_partial_tail(path: Path) -> None:
+    """Drop a last line that a kill left without its newline, so appends start clean."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    data = path.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    keep = data.rfind(b"\n") + 1
+    with open(path, "rb+") as f:
+        f.truncate(keep)

@@ -1,0 +1,38 @@
+"""Score a run folder: its instances, its verdicts of one judge, all metrics with intervals."""
+
+from __future__ import annotations
+
+from bemula.judge.pipeline import load_instances
+from bemula.judge.runfolder import RunFolder
+from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
+from bemula.metrics.compute import RunScores, compute_scores
+
+
+def score_run(
+    folder: RunFolder,
+    judge: str = "rules",
+    *,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> RunScores:
+    """All metrics of ``folder`` judged by ``judge``, over the instances the run answered."""
+    verdicts = folder.verdicts(judge)
+    instances = load_instances(folder)
+    turns = {e.id: e.turns_per_version for e in folder.dataset.manifest.instances}
+    meta = {
+        "system": folder.system,
+        "backbone": folder.backbone,
+        "model": folder.model,
+        "run": str(folder.path),
+        "dataset_checksum": folder.dataset.checksum,
+    }
+    return compute_scores(
+        list(instances.values()),
+        verdicts,
+        label=folder.label,
+        judge=judge,
+        turns={iid: turns.get(iid, inst.forget.n_turns) for iid, inst in instances.items()},
+        n_resamples=n_resamples,
+        seed=seed,
+        meta=meta,
+    )

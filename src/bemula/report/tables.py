@@ -1,0 +1,150 @@
+"""Tables in the paper's layout — systems × metrics, each cell "value [low, high]" — rendered
+as Markdown, CSV and LaTeX from one ``Table`` model."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bemula.metrics.compute import MetricValue, RunScores
+from bemula.metrics.definitions import HEADLINE, PASS, SCORE
+
+METRIC_LABELS = {
+    "RA": "RA", "FE": "FE", "PR": "PR", "RL": "RL", "AR": "AR", PASS: "Pass", SCORE: "Score",
+}
+MAIN_METRICS = (*HEADLINE, PASS, SCORE)
+
+
+@dataclass
+class Table:
+    name: str  # file stem
+    title: str
+    columns: list[str]
+    rows: list[tuple[str, list[MetricValue | None]]]
+    note: str = ""
+
+
+def fmt(value: float | None, digits: int = 1) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def cell_text(mv: MetricValue | None) -> str:
+    if mv is None or mv.value is None:
+        return "–"
+    if mv.ci_low is None or mv.ci_high is None:
+        return fmt(mv.value)
+    return f"{fmt(mv.value)} [{fmt(mv.ci_low)}, {fmt(mv.ci_high)}]"
+
+
+def main_table(runs: Sequence[RunScores]) -> Table:
+    return Table(
+        name="main",
+        title="BEMULA metrics (95% cluster-bootstrap intervals)",
+        columns=[METRIC_LABELS[m] for m in MAIN_METRICS],
+        rows=[(r.label, [r.get(m) for m in MAIN_METRICS]) for r in runs],
+        note="Values on 0–100. Pass = request pass rate. Score = √(FE·AR)·√(PR·RL).",
+    )
+
+
+def group_table(runs: Sequence[RunScores], dimension: str, metric: str, name: str, title: str) -> Table:
+    groups: list[str] = []
+    for r in runs:
+        for g in r.groups(dimension):
+            if g not in groups and r.get(metric, dimension, g) is not None:
+                groups.append(g)
+    columns = groups
+    if dimension == "length" and runs:
+        columns = [f"bin {g} ({runs[0].bins[int(g) - 1].label} turns)" for g in groups]
+    return Table(
+        name=name,
+        title=title,
+        columns=columns,
+        rows=[(r.label, [r.get(metric, dimension, g) for g in groups]) for r in runs],
+    )
+
+
+def all_tables(runs: Sequence[RunScores]) -> list[Table]:
+    tables = [
+        main_table(runs),
+        group_table(runs, "frame", "AR", "ar_by_frame", "Attack robustness (AR) per attack frame"),
+        group_table(runs, "type", "FE", "fe_by_type", "Forgetting efficacy (FE) per request type"),
+        group_table(runs, "type", "AR", "ar_by_type", "Attack robustness (AR) per request type"),
+        group_table(runs, "type", PASS, "pass_by_type", "Request pass rate per request type"),
+        group_table(runs, "tier", SCORE, "score_by_tier", "Score per tier"),
+    ]
+    for metric in ("FE", "PR", "RL", "AR"):
+        tables.append(
+            group_table(runs, "length", metric, f"{metric.lower()}_by_length", f"{metric} per dialogue-length bin")
+        )
+    return tables
+
+
+def to_markdown(table: Table) -> str:
+    header = "| System | " + " | ".join(table.columns) + " |"
+    rule = "|---|" + "---|" * len(table.columns)
+    lines = [f"### {table.title}", "", header, rule]
+    for label, cells in table.rows:
+        lines.append(f"| {label} | " + " | ".join(cell_text(c) for c in cells) + " |")
+    if table.note:
+        lines += ["", table.note]
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(table: Table) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    header = ["system"]
+    for col in table.columns:
+        header += [col, f"{col} ci_low", f"{col} ci_high", f"{col} n"]
+    writer.writerow(header)
+    for label, cells in table.rows:
+        row: list[object] = [label]
+        for c in cells:
+            if c is None:
+                row += ["", "", "", ""]
+            else:
+                row += [_num(c.value), _num(c.ci_low), _num(c.ci_high), c.n]
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def _num(x: float | None) -> str:
+    return "" if x is None else f"{x:.4f}"
+
+
+_LATEX_ESCAPES = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}", "–": "--", "√": r"$\surd$", "·": r"$\cdot$"}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in text)
+
+
+def to_latex(table: Table) -> str:
+    """A booktabs table: value with its interval in small type underneath the value's line."""
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering\small",
+        f"\\caption{{{latex_escape(table.title)}}}",
+        r"\begin{tabular}{l" + "c" * len(table.columns) + "}",
+        r"\toprule",
+        "System & " + " & ".join(latex_escape(c) for c in table.columns) + r" \\",
+        r"\midrule",
+    ]
+    for label, cells in table.rows:
+        parts = []
+        for c in cells:
+            if c is None or c.value is None:
+                parts.append("--")
+            elif c.ci_low is None or c.ci_high is None:
+                parts.append(fmt(c.value))
+            else:
+                parts.append(f"{fmt(c.value)}\\,{{\\scriptsize[{fmt(c.ci_low)}, {fmt(c.ci_high)}]}}")
+        lines.append(latex_escape(label) + " & " + " & ".join(parts) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if table.note:
+        lines.append(f"\\par\\smallskip{{\\footnotesize {latex_escape(table.note)}}}")
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"

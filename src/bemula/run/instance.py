@@ -1,0 +1,184 @@
+"""One instance, both versions: ingest turn by turn, fork at the shared prefix, answer.
+
+This is the unit of work the runner hands to a worker. Per version: ``reset()``, feed every
+step, write the store dump, then answer each still-missing question of that version with a
+fresh ``retrieve`` and a fresh backbone call. When both versions are needed and the system
+supports ``fork()``, the shared prefix is ingested once and the copy continues with the
+control version — the turns saved are reported.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from bemula.backbones import Backbone, BackboneAnswer, ProbeBackbone
+from bemula.model import Instance, Question, Version
+from bemula.run.dumps import write_dump
+from bemula.run.ingest import count_turns, feed, shared_prefix_length, version_steps
+from bemula.run.records import AnswerRecord, RetrievedRecord
+from bemula.systems.base import MemorySystem, RetrievedItem
+
+#: At most this many retrieved items are kept in an answer record (full-context can return
+#: thousands): the ones the answer used, then the most relevant by the probe's measure.
+RECORD_MAX_ITEMS = 20
+
+#: A worker hands over finished answers at least this often (and at each version's end).
+EMIT_EVERY_S = 1.0
+
+VERSION_ORDER = (Version.FORGET, Version.CONTROL)
+
+
+@dataclass
+class InstanceResult:
+    instance_id: str
+    answered: int = 0
+    errors: int = 0
+    turns_ingested: int = 0
+    turns_total: int = 0  # turns of the versions processed, as if each were ingested from scratch
+    turns_saved: int = 0  # of those, turns not ingested thanks to fork()
+    ingest_s: float = 0.0
+    answer_s: float = 0.0
+    stats: dict[str, dict] = field(default_factory=dict)
+
+
+_recorder = ProbeBackbone()  # only its relevance measure is used, to choose recorded items
+
+
+def recorded_items(
+    question: str, retrieved: list[RetrievedItem], used: list[int], cap: int = RECORD_MAX_ITEMS
+) -> tuple[list[RetrievedRecord], int | None]:
+    """The items an answer record keeps, in the system's order, and the total when cut."""
+    if len(retrieved) <= cap:
+        chosen = list(range(len(retrieved)))
+        total = None
+    else:
+        scores = _recorder.scores(question, retrieved)
+        rest = sorted((i for i in range(len(retrieved)) if i not in set(used)), key=lambda i: (-scores[i], i))
+        chosen = sorted([*used[:cap], *rest][:cap])
+        total = len(retrieved)
+    return [
+        RetrievedRecord(text=it.text, score=it.score, store=it.store, id=it.id, timestamp=it.timestamp)
+        for it in (retrieved[i] for i in chosen)
+    ], total
+
+
+def _now(instance: Instance, version: Version) -> datetime:
+    """When the questions of a version are asked: the time of its last turn."""
+    return instance.dialogue(version).sessions[-1].turns[-1].timestamp
+
+
+def run_instance(
+    instance: Instance,
+    todo: dict[Version, list[str]],
+    *,
+    make_system: Callable[[Path], MemorySystem],
+    backbone: Backbone,
+    system_name: str,
+    out: Path,
+    emit: Callable[[list[AnswerRecord]], None],
+    keep_workdir: bool = False,
+) -> InstanceResult:
+    """Process the versions of ``instance`` that still have questions in ``todo``."""
+    result = InstanceResult(instance.id)
+    needed = [v for v in VERSION_ORDER if todo.get(v)]
+    if not needed:
+        return result
+    workdir = out / ".work" / instance.id
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    by_id = {q.id: q for q in instance.questions}
+    steps = {v: version_steps(instance.dialogue(v)) for v in needed}
+    system = make_system(workdir)
+    systems: list[MemorySystem] = [system]
+    try:
+        t0 = time.perf_counter()
+        system.reset()
+        pending: dict[Version, MemorySystem] = {}
+        if len(needed) == 2 and system.supports_fork:
+            forget, control = steps[Version.FORGET], steps[Version.CONTROL]
+            prefix = shared_prefix_length(forget, control)
+            result.turns_ingested += feed(system, forget[:prefix])
+            twin = system.fork()
+            systems.append(twin)
+            result.turns_saved = count_turns(forget[:prefix])
+            pending = {Version.FORGET: system, Version.CONTROL: twin}
+            offsets = {Version.FORGET: prefix, Version.CONTROL: prefix}
+        else:
+            pending = {v: system for v in needed}
+            offsets = {v: 0 for v in needed}
+        result.ingest_s += time.perf_counter() - t0
+        for version in needed:
+            target = pending[version]
+            t0 = time.perf_counter()
+            if offsets[version] == 0:
+                target.reset()
+            result.turns_ingested += feed(target, steps[version][offsets[version]:])
+            result.turns_total += count_turns(steps[version])
+            write_dump(out, instance.id, version, target.dump())
+            result.stats[version.value] = dict(target.stats())
+            result.ingest_s += time.perf_counter() - t0
+            t0 = time.perf_counter()
+            _answer_version(
+                instance, version, [by_id[qid] for qid in todo[version]], target, backbone,
+                system_name, emit, result,
+            )
+            result.answer_s += time.perf_counter() - t0
+    finally:
+        for s in systems:
+            s.close()
+        if not keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return result
+
+
+def _answer_version(
+    instance: Instance,
+    version: Version,
+    questions: list[Question],
+    system: MemorySystem,
+    backbone: Backbone,
+    system_name: str,
+    emit: Callable[[list[AnswerRecord]], None],
+    result: InstanceResult,
+) -> None:
+    now = _now(instance, version)
+    batch: list[AnswerRecord] = []
+    last_emit = time.monotonic()
+    for q in questions:
+        t0 = time.perf_counter()
+        retrieved = system.retrieve(q.text, now)
+        retrieve_s = time.perf_counter() - t0
+        answer: BackboneAnswer = backbone.answer(q.text, retrieved, now)
+        items, total = recorded_items(q.text, retrieved, answer.used)
+        batch.append(
+            AnswerRecord(
+                instance_id=instance.id,
+                question_id=q.id,
+                version=version,
+                system=system_name,
+                backbone=backbone.name,
+                question=q.text,
+                answer=answer.text if answer.error is None else "",
+                retrieved=items,
+                retrieved_total=total,
+                prompt_tokens=answer.prompt_tokens,
+                completion_tokens=answer.completion_tokens,
+                latency_s=round(answer.latency_s, 6),
+                retrieve_s=round(retrieve_s, 6),
+                error=answer.error,
+            )
+        )
+        result.answered += 1
+        result.errors += answer.error is not None
+        if time.monotonic() - last_emit >= EMIT_EVERY_S:
+            emit(batch)
+            batch = []
+            last_emit = time.monotonic()
+    if batch:
+        emit(batch)

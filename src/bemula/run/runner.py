@@ -1,0 +1,493 @@
+"""``bemula run``: one memory system × one backbone over a dataset, resumable and parallel.
+
+Flow: open the dataset and pick instances (``--lite``/``--instances``/``--limit``) → check or
+write ``meta.json`` → read ``answers.jsonl`` to find what is finished → hand each instance
+with missing answers to a worker (``run_instance``: ingest turn by turn, fork at the shared
+prefix, dump the stores, answer) → append the answers as they come, fsynced per batch.
+
+Parallelism is over instances, in separate **processes** (``--workers``): memory systems are
+CPU-bound Python and some keep process-wide state, so threads would neither speed them up
+nor keep them apart. Only the parent writes ``answers.jsonl``; workers send finished batches
+over a queue. With ``--workers 1`` everything runs in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue as queue_mod
+import time
+import traceback
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bemula.agent import prompt_hash
+from bemula.backbones import Backbone, open_backbone
+from bemula.dataset import Dataset
+from bemula.model import Instance, Version
+from bemula.run.instance import InstanceResult, run_instance
+from bemula.run.meta import (
+    META_FORMAT,
+    check_identity,
+    git_commit,
+    now_utc,
+    package_versions,
+    read_meta,
+    write_meta,
+)
+from bemula.run.records import AnswerRecord
+from bemula.run.store import ANSWERS_NAME, AnswerWriter, finished_keys, read_answers
+from bemula.systems.base import SystemContext, SystemUnavailable, create_system, registry
+
+SUMMARY_NAME = "run-summary.json"
+
+
+class RunError(RuntimeError):
+    """A run could not start or finish; the message is one line saying why."""
+
+
+@dataclass
+class RunConfig:
+    data: Path
+    out: Path
+    system: str
+    backbone: str = "probe"
+    lite: bool = False
+    instances: list[str] | None = None
+    limit: int | None = None
+    workers: int = 1
+    seed: int = 0
+    model: str | None = None
+    base_url: str | None = None
+    index: str = "bm25"
+    context_window: int | None = None
+    llm_cache: Path | None = None
+    system_options: dict[str, Any] = field(default_factory=dict)
+    #: passed to the LLM client (``timeout_s``, ``max_retries``, ``concurrency``)
+    llm_options: dict[str, Any] = field(default_factory=dict)
+    keep_workdirs: bool = False
+
+    def identity(self, dataset_checksum: str) -> dict[str, Any]:
+        return {
+            "dataset_checksum": dataset_checksum,
+            "system": self.system,
+            "backbone": self.backbone,
+            "model": self.model,
+            "index": self.index,
+            "system_options": dict(sorted(self.system_options.items())),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("data", "out", "llm_cache"):
+            if data[key] is not None:
+                data[key] = str(data[key])
+        return data
+
+
+@dataclass
+class RunSummary:
+    out: Path
+    instances: int = 0  # selected
+    instances_skipped: int = 0  # already complete
+    instances_failed: list[str] = field(default_factory=list)
+    questions_total: int = 0
+    questions_answered: int = 0  # this invocation
+    questions_skipped: int = 0  # already finished
+    errors: int = 0  # answers whose backbone failed (re-attempted on resume)
+    turns_ingested: int = 0
+    turns_total: int = 0
+    turns_saved_by_fork: int = 0
+    ingest_s: float = 0.0
+    answer_s: float = 0.0
+    wall_s: float = 0.0
+
+    @property
+    def share_saved(self) -> float:
+        return self.turns_saved_by_fork / self.turns_total if self.turns_total else 0.0
+
+    def add(self, r: InstanceResult) -> None:
+        self.errors += r.errors
+        self.turns_ingested += r.turns_ingested
+        self.turns_total += r.turns_total
+        self.turns_saved_by_fork += r.turns_saved
+        self.ingest_s += r.ingest_s
+        self.answer_s += r.answer_s
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["out"] = str(self.out)
+        data["share_saved"] = round(self.share_saved, 4)
+        for key in ("ingest_s", "answer_s", "wall_s"):
+            data[key] = round(data[key], 3)
+        return data
+
+
+@dataclass
+class _Task:
+    instance_id: str
+    todo: dict[Version, list[str]]
+
+    @property
+    def size(self) -> int:
+        return sum(len(v) for v in self.todo.values())
+
+
+def _plan(instances: list[Instance], done: set[tuple[str, str]]) -> list[_Task]:
+    tasks = []
+    for inst in instances:
+        todo = {
+            v: [q.id for q in inst.questions_for(v) if (inst.id, q.id) not in done]
+            for v in (Version.FORGET, Version.CONTROL)
+        }
+        tasks.append(_Task(inst.id, {v: ids for v, ids in todo.items() if ids}))
+    return tasks
+
+
+def _system_context(config: RunConfig, workdir: Path, backbone: Backbone, llm: Any) -> SystemContext:
+    return SystemContext(
+        workdir=workdir,
+        llm=llm,
+        seed=config.seed,
+        options=dict(config.system_options),
+        context_window_tokens=backbone.context_window_tokens,
+        index_kind=config.index,
+    )
+
+
+def _llm_kwargs(config: RunConfig) -> dict[str, Any]:
+    return {
+        "model": config.model,
+        "base_url": config.base_url,
+        "cache_path": config.llm_cache,
+        **config.llm_options,
+    }
+
+
+def _check_system(config: RunConfig) -> None:
+    systems = registry()
+    if config.system not in systems:
+        raise RunError(f"unknown system {config.system!r}; known: {', '.join(sorted(systems))} (see `bemula systems`)")
+    info = systems[config.system]
+    if not info.available or info.factory is None:
+        raise RunError(f"system {config.system!r} is not installed: {info.install_hint}")
+    if info.factory.requires_llm and config.backbone == "probe":
+        raise RunError(
+            f"system {config.system!r} needs an LLM; use --backbone local or --backbone openai"
+        )
+
+
+def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existing: dict | None) -> dict[str, Any]:
+    info = registry()[config.system]
+    invocation = {"started": now_utc(), "config": config.to_json()}
+    meta: dict[str, Any] = dict(existing or {})
+    if not existing:
+        meta = {
+            "format": META_FORMAT,
+            "created": invocation["started"],
+            "identity": config.identity(dataset.checksum),
+            "config": config.to_json(),
+            "seed": config.seed,
+            "dataset": {
+                "path": str(dataset.root.resolve()),
+                "checksum": dataset.checksum,
+                "name": dataset.manifest.name,
+                "format_version": dataset.manifest.format_version,
+                "generator": dataset.manifest.generator,
+            },
+            "system": {
+                "name": info.name,
+                "description": info.description,
+                "version": info.version,
+                "supports_fork": bool(info.factory and info.factory.supports_fork),
+            },
+            "backbone": backbone.describe(),
+            "agent_prompt_hash": prompt_hash(),
+            "packages": package_versions(),
+            "git": git_commit(),
+            "invocations": [],
+        }
+    meta.setdefault("invocations", []).append(invocation)
+    return meta
+
+
+def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
+    """Run (or resume) ``config``; returns what this invocation did."""
+    started = time.perf_counter()
+    if config.workers < 1:
+        raise RunError(f"--workers must be >= 1, got {config.workers}")
+    _check_system(config)
+    dataset = Dataset.open(config.data)
+    try:
+        ids = dataset.select(lite=config.lite, instances=config.instances, limit=config.limit)
+    except KeyError as exc:
+        raise RunError(f"{config.data}: {exc.args[0]}") from None
+    out = Path(config.out)
+    existing = read_meta(out)
+    if existing is not None:
+        check_identity(out, existing, config.identity(dataset.checksum))
+    elif (out / ANSWERS_NAME).exists():
+        raise RunError(f"{out}: has {ANSWERS_NAME} but no meta.json; refusing to mix runs, use a new --out")
+
+    summary = RunSummary(out=out, instances=len(ids))
+    with ExitStack() as stack:
+        backbone, llm = stack.enter_context(
+            open_backbone(config.backbone, context_window=config.context_window, **_llm_kwargs(config))
+        )
+        write_meta(out, _build_meta(config, dataset, backbone, existing))
+        done = finished_keys(read_answers(out / ANSWERS_NAME))
+        instances = [dataset.load(i) for i in ids]
+        tasks = _plan(instances, done)
+        summary.questions_total = sum(len(inst.questions) for inst in instances)
+        summary.questions_skipped = sum(
+            1 for inst in instances for q in inst.questions if (inst.id, q.id) in done
+        )
+        todo = [t for t in tasks if t.size]
+        summary.instances_skipped = len(tasks) - len(todo)
+        writer = stack.enter_context(AnswerWriter(out / ANSWERS_NAME))
+        bar = stack.enter_context(_Progress(sum(t.size for t in todo), enabled=progress))
+        by_id = {inst.id: inst for inst in instances}
+        if config.workers == 1 or len(todo) <= 1:
+            _run_here(config, todo, by_id, backbone, llm, writer, bar, summary)
+        else:
+            del instances, by_id  # workers load their own copies
+            _run_pool(config, todo, backbone, llm, writer, bar, summary)
+    summary.wall_s = time.perf_counter() - started
+    _write_summary(out, summary)
+    if summary.instances_failed:
+        raise RunError(
+            f"{len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed)} "
+            f"(details in {out / SUMMARY_NAME}); finished answers are kept, re-run the same command to retry"
+        )
+    return summary
+
+
+def _write_summary(out: Path, summary: RunSummary) -> None:
+    import json
+
+    (out / SUMMARY_NAME).write_text(json.dumps(summary.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- in-process
+
+
+def _run_here(
+    config: RunConfig,
+    tasks: list[_Task],
+    instances: dict[str, Instance],
+    backbone: Backbone,
+    llm: Any,
+    writer: AnswerWriter,
+    bar: _Progress,
+    summary: RunSummary,
+) -> None:
+    def emit(records: list[AnswerRecord]) -> None:
+        summary.questions_answered += writer.append(records)
+        bar.advance(len(records))
+
+    for task in tasks:
+        bar.describe(task.instance_id)
+        try:
+            result = run_instance(
+                instances[task.instance_id],
+                task.todo,
+                make_system=lambda wd: create_system(config.system, _system_context(config, wd, backbone, llm)),
+                backbone=backbone,
+                system_name=config.system,
+                out=Path(config.out),
+                emit=emit,
+                keep_workdir=config.keep_workdirs,
+            )
+        except Exception as exc:  # noqa: BLE001 - one broken instance must not lose the others
+            if _is_fatal(exc):
+                raise RunError(f"{type(exc).__name__}: {exc}") from None
+            _record_failure(Path(config.out), task.instance_id, exc, traceback.format_exc(), summary, bar)
+            continue
+        summary.add(result)
+
+
+def _is_fatal(exc: BaseException) -> bool:
+    """Errors that no other instance can avoid either (the LLM endpoint is unreachable,
+    the system cannot be created here): stop the run instead of failing every instance."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return bool(names & {"LLMUnavailable", "SystemUnavailable"})
+
+
+def _record_failure(
+    out: Path, instance_id: str, exc: BaseException | str, details: str, summary: RunSummary, bar: _Progress
+) -> None:
+    message = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
+    summary.instances_failed.append(instance_id)
+    bar.note(f"instance {instance_id} failed: {message}")
+    _failure_log(out, instance_id, details)
+
+
+# --------------------------------------------------------------------------- process pool
+
+_worker_state: dict[str, Any] = {}
+
+
+def _worker_backbone_spec(config: RunConfig, llm: Any) -> dict[str, Any]:
+    """How a worker opens the same backbone. The embedded local model is started once, by
+    the parent; workers talk to its loopback server as an OpenAI-compatible endpoint."""
+    spec: dict[str, Any] = {
+        "open_as": config.backbone,
+        "name": config.backbone,
+        "context_window": config.context_window,
+        "llm_kw": _llm_kwargs(config),
+    }
+    if config.backbone == "local" and llm is not None:
+        settings = llm.config  # the parent's server: same URL, same cache namespace
+        spec["open_as"] = "openai"
+        spec["context_window"] = settings.context_window
+        spec["llm_kw"] = {
+            "model": settings.model,
+            "base_url": settings.base_url,
+            "cache_path": config.llm_cache,
+            "cache_namespace": settings.cache_namespace,
+            **config.llm_options,
+        }
+    return spec
+
+
+def _worker_init(config: RunConfig, spec: dict[str, Any], messages: Any) -> None:
+    stack = ExitStack()
+    backbone, llm = stack.enter_context(
+        open_backbone(spec["open_as"], context_window=spec["context_window"], **spec["llm_kw"])
+    )
+    backbone.name = spec["name"]
+    _worker_state.update(config=config, backbone=backbone, llm=llm, messages=messages, stack=stack)
+    import atexit
+
+    atexit.register(stack.close)
+
+
+def _worker_run(task: _Task) -> None:
+    config: RunConfig = _worker_state["config"]
+    backbone: Backbone = _worker_state["backbone"]
+    llm = _worker_state["llm"]
+    messages = _worker_state["messages"]
+    dataset = Dataset.open(config.data)
+    try:
+        instance = dataset.load(task.instance_id)
+        result = run_instance(
+            instance,
+            task.todo,
+            make_system=lambda wd: create_system(config.system, _system_context(config, wd, backbone, llm)),
+            backbone=backbone,
+            system_name=config.system,
+            out=Path(config.out),
+            emit=lambda records: messages.put(("records", task.instance_id, records)),
+            keep_workdir=config.keep_workdirs,
+        )
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
+        kind = "fatal" if _is_fatal(exc) else "failed"
+        messages.put((kind, task.instance_id, f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+        return
+    messages.put(("done", task.instance_id, result))
+
+
+def _run_pool(
+    config: RunConfig,
+    tasks: list[_Task],
+    backbone: Backbone,
+    llm: Any,
+    writer: AnswerWriter,
+    bar: _Progress,
+    summary: RunSummary,
+) -> None:
+    ctx = mp.get_context("spawn")  # no fork under the progress bar's thread
+    messages = ctx.Queue()
+    spec = _worker_backbone_spec(config, llm)
+    ordered = sorted(tasks, key=lambda t: -t.size)  # big instances first: shorter tail
+    outstanding = {t.instance_id for t in ordered}
+    pool = ProcessPoolExecutor(
+        max_workers=min(config.workers, len(ordered)),
+        mp_context=ctx,
+        initializer=_worker_init,
+        initargs=(config, spec, messages),
+    )
+    try:
+        futures: list[Future] = [pool.submit(_worker_run, t) for t in ordered]
+        while outstanding:
+            try:
+                message = messages.get(timeout=0.2)
+            except queue_mod.Empty:
+                broken = [f for f in futures if f.done() and f.exception() is not None]
+                if broken:
+                    raise RunError(f"a worker process died: {broken[0].exception()}") from None
+                continue
+            kind, instance_id = message[0], message[1]
+            if kind == "records":
+                summary.questions_answered += writer.append(message[2])
+                bar.advance(len(message[2]))
+            elif kind == "done":
+                summary.add(message[2])
+                outstanding.discard(instance_id)
+                bar.describe(f"{len(ordered) - len(outstanding)}/{len(ordered)} instances")
+            elif kind == "fatal":
+                raise RunError(message[2])
+            elif kind == "failed":
+                outstanding.discard(instance_id)
+                _record_failure(Path(config.out), instance_id, message[2], message[3], summary, bar)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _failure_log(out: Path, instance_id: str, details: str) -> None:
+    with open(out / "failures.log", "a", encoding="utf-8") as f:
+        f.write(f"--- {now_utc()} {instance_id}\n{details}\n")
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _Progress:
+    """A rich progress bar over questions (silent when disabled)."""
+
+    def __init__(self, total: int, *, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("[bold]answering[/bold] {task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                transient=False,
+            )
+            self._progress.__enter__()
+            self._task = self._progress.add_task("", total=self.total)
+        return self
+
+    def advance(self, n: int) -> None:
+        if self._progress is not None:
+            self._progress.advance(self._task, n)
+
+    def describe(self, text: str) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, description=text)
+
+    def note(self, text: str) -> None:
+        if self._progress is not None:
+            self._progress.console.print(text)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(*exc)

@@ -1,0 +1,232 @@
+"""What every third-party adapter shares: where its LLM and embeddings live, per-instance
+folders, usage counting, turn buffering and the SQLite dump used by the residue audit.
+
+Why one place: SPEC §2 wants every system on the *same* endpoint as the backbone and *one*
+embedding model for all systems. Each package has its own way to be pointed at an
+OpenAI-compatible server (a config dict, environment variables, a LangChain model); the
+adapters translate one :class:`Endpoint` and one :class:`EmbeddingEndpoint` into those.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import shutil
+import sqlite3
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bemula.systems.base import StoreRecord, SystemContext, SystemUnavailable, TurnEvent
+
+#: Embedding settings come from ``--option embedding_*=…`` first, then these variables.
+EMBED_BASE_URL_ENV = "BEMULA_EMBED_BASE_URL"
+EMBED_MODEL_ENV = "BEMULA_EMBED_MODEL"
+EMBED_API_KEY_ENV = "BEMULA_EMBED_API_KEY"
+EMBED_DIMS_ENV = "BEMULA_EMBED_DIMS"
+DEFAULT_EMBED_MODEL = "text-embedding-3-small"
+#: The OpenAI SDK refuses an empty key; local servers ignore whatever is sent.
+NO_KEY = "no-key"
+
+
+def package_version(distribution: str) -> str:
+    """The installed version of ``distribution``, or "" when it is not installed."""
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return ""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """The backbone's OpenAI-compatible chat endpoint, as the package must see it."""
+
+    base_url: str
+    model: str
+    api_key: str = field(default=NO_KEY, repr=False)
+
+
+@dataclass(frozen=True)
+class EmbeddingEndpoint:
+    """The one OpenAI-compatible ``/embeddings`` endpoint every adapter uses."""
+
+    base_url: str
+    model: str
+    dims: int
+    api_key: str = field(default=NO_KEY, repr=False)
+
+
+def chat_endpoint(context: SystemContext, system: str) -> Endpoint:
+    """The run's backbone endpoint; a system that needs an LLM cannot run without one."""
+    if context.llm is None:
+        raise SystemUnavailable(
+            f"{system} needs an LLM backbone: run with --backbone local, or --base-url URL --model NAME"
+        )
+    config = context.llm.config
+    return Endpoint(base_url=config.base_url, model=config.model, api_key=config.api_key or NO_KEY)
+
+
+_DIMS_CACHE: dict[tuple[str, str], int] = {}
+_DIMS_LOCK = threading.Lock()
+
+
+def embedding_endpoint(context: SystemContext, system: str) -> EmbeddingEndpoint:
+    """The shared embedding endpoint: options, then ``BEMULA_EMBED_*``, then the backbone's URL.
+
+    The vector size is probed with one request when not configured (and remembered for the
+    process), because every vector store must be created with it.
+    """
+    import os
+
+    chat = chat_endpoint(context, system)
+    options = context.options
+    base_url = str(options.get("embedding_base_url") or os.environ.get(EMBED_BASE_URL_ENV) or chat.base_url)
+    model = str(options.get("embedding_model") or os.environ.get(EMBED_MODEL_ENV) or DEFAULT_EMBED_MODEL)
+    api_key = os.environ.get(EMBED_API_KEY_ENV) or (chat.api_key if base_url == chat.base_url else NO_KEY)
+    dims_setting = options.get("embedding_dims") or os.environ.get(EMBED_DIMS_ENV)
+    if dims_setting:
+        dims = int(dims_setting)
+    else:
+        dims = probe_embedding_dims(base_url, model, api_key)
+    return EmbeddingEndpoint(base_url=base_url, model=model, dims=dims, api_key=api_key)
+
+
+def probe_embedding_dims(base_url: str, model: str, api_key: str) -> int:
+    """Ask the endpoint for one vector and return its length (cached per URL and model)."""
+    key = (base_url, model)
+    with _DIMS_LOCK:
+        if key in _DIMS_CACHE:
+            return _DIMS_CACHE[key]
+    import openai
+
+    from bemula.llm.client import redact_url
+
+    client = openai.OpenAI(base_url=base_url, api_key=api_key, max_retries=2, timeout=60)
+    try:
+        vector = client.embeddings.create(input=["dimension probe"], model=model).data[0].embedding
+    except openai.OpenAIError as exc:
+        raise SystemUnavailable(
+            f"no embeddings at {redact_url(base_url)} (model {model!r}): {type(exc).__name__}; "
+            f"set {EMBED_BASE_URL_ENV} / {EMBED_MODEL_ENV} to an OpenAI-compatible /embeddings endpoint"
+        ) from None
+    finally:
+        client.close()
+    with _DIMS_LOCK:
+        _DIMS_CACHE[key] = len(vector)
+    return len(vector)
+
+
+class UsageCounter:
+    """Thread-safe count of the package's own LLM calls and tokens (for ``stats()``).
+
+    The packages call the endpoint with their own clients, so the backbone client's counters
+    never see these calls; each adapter feeds this from the package's callback hook.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    def add(self, prompt_tokens: int | None, completion_tokens: int | None) -> None:
+        with self._lock:
+            self.calls += 1
+            self.prompt_tokens += int(prompt_tokens or 0)
+            self.completion_tokens += int(completion_tokens or 0)
+
+    def add_openai_response(self, response: Any) -> None:
+        """Count one ``ChatCompletion`` (its ``usage`` may be missing on some servers)."""
+        usage = getattr(response, "usage", None)
+        self.add(getattr(usage, "prompt_tokens", 0), getattr(usage, "completion_tokens", 0))
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return {
+                "llm_calls": self.calls,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+            }
+
+    def copy(self) -> UsageCounter:
+        other = UsageCounter()
+        other.calls, other.prompt_tokens, other.completion_tokens = (
+            self.calls,
+            self.prompt_tokens,
+            self.completion_tokens,
+        )
+        return other
+
+
+class ExchangeBuffer:
+    """Groups live turns into exchanges (a user turn and the assistant's replies).
+
+    Most packages are built to be fed one exchange at a time (``memory.add(messages)``), not
+    single turns: an exchange is complete when the next user turn arrives or the session
+    ends. The buffer is a store too — ``dump()`` must show turns not yet handed over.
+    """
+
+    def __init__(self) -> None:
+        self.turns: list[TurnEvent] = []
+
+    def push(self, turn: TurnEvent) -> list[TurnEvent] | None:
+        """Add ``turn``; returns the exchange it completes, if any, to hand to the package."""
+        ready: list[TurnEvent] | None = None
+        if turn.role == "user" and any(t.role == "assistant" for t in self.turns):
+            ready, self.turns = self.turns, []
+        self.turns.append(turn)
+        return ready
+
+    def flush(self) -> list[TurnEvent] | None:
+        ready, self.turns = self.turns, []
+        return ready or None
+
+    def records(self, store: str) -> list[StoreRecord]:
+        return [
+            StoreRecord(store=store, id=f"pending-{i}", text=f"{t.role}: {t.text}")
+            for i, t in enumerate(self.turns)
+        ]
+
+
+def fresh_dir(path: Path) -> Path:
+    """Empty ``path`` (created if missing) — a package's store folder for one instance."""
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
+    return path
+
+
+def fork_workdir(workdir: Path) -> Path:
+    """A new sibling folder for a forked copy of a system (``<workdir>-fork-XXXX``)."""
+    workdir.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{workdir.name}-fork-", dir=workdir.parent))
+
+
+def sqlite_records(path: Path, store_prefix: str) -> list[StoreRecord]:
+    """Every row of every table of a SQLite file as text, one record per row.
+
+    Used for history and metadata tables: the audit must see a deleted memory's text wherever
+    the package wrote it, so nothing is filtered — every non-empty column goes into the text.
+    """
+    if not path.exists():
+        return []
+    records: list[StoreRecord] = []
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+        for table in tables:
+            cursor = connection.execute(f'SELECT * FROM "{table}"')
+            columns = [d[0] for d in cursor.description]
+            for number, row in enumerate(cursor):
+                parts = [f"{col}={val}" for col, val in zip(columns, row, strict=True) if val not in (None, "")]
+                row_id = str(row[columns.index("id")]) if "id" in columns else str(number)
+                records.append(StoreRecord(store=f"{store_prefix}.{table}", id=row_id, text=" | ".join(parts)))
+    finally:
+        connection.close()
+    return records

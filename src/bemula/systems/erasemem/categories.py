@@ -1,0 +1,180 @@
+"""F3: a hand-written category lexicon (ours, not the generator's).
+
+A request like "forget everything about my health" describes a category instead of listing
+facts. We need two things: which category a description names (``categories_in``), and
+which memory units belong to it (``unit_categories``). Both work on index tokens, so the
+lexicon words are tokenised exactly like memory text (plural/verb endings folded).
+
+The lexicon is deliberately broad common-sense vocabulary per life area; a unit may belong
+to several categories ("my doctor is my sister" is health and family).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from bemula.index import tokenize
+
+#: category -> (words that NAME the category in a request, words that SIGNAL it in a unit)
+_LEXICON: dict[str, tuple[str, str]] = {
+    "health": (
+        "health healthcare medical medicine wellbeing wellness illness illnesses condition conditions"
+        " diagnosis diagnoses body physical mental",
+        "health medical medicine medication medications meds pill pills prescription prescribed"
+        " doctor doctors physician gp hospital clinic surgery surgeon operation allergy"
+        " allergies allergic asthma diabetes diabetic insulin blood pressure cholesterol migraine"
+        " migraines therapy therapist psychiatrist anxiety depression adhd diagnosed diagnosis"
+        " condition chronic symptom symptoms injury injured knee back pain dentist dental"
+        " vaccine vaccinated inhaler disease disorder cancer heart thyroid vitamin supplement"
+        " supplements sick illness treatment physiotherapy physio glasses lenses contact eyesight"
+        " hearing pregnant pregnancy sleep insomnia apnea antidepressant ibuprofen penicillin"
+        " gluten lactose intolerant intolerance celiac",
+    ),
+    "finance": (
+        "finance finances financial money monetary income wealth banking budget economic",
+        "money bank banking account salary income earn earning paid pay wage wages debt loan"
+        " loans mortgage rent credit card savings saving invest investment investments"
+        " portfolio stock stocks shares crypto bitcoin pension retirement 401k ira tax taxes"
+        " budget insurance premium bonus net worth payment iban routing overdraft broker"
+        " fund funds dollars euros pounds salary",
+    ),
+    "family": (
+        "family families relatives relative kin household parents children kids",
+        "family mother mom mum father dad parent parents brother sister sibling siblings son"
+        " daughter child children kid kids baby grandmother grandma grandfather grandpa"
+        " grandparents aunt uncle cousin niece nephew twin stepdad stepmom in-law wife husband"
+        " spouse",
+    ),
+    "relationships": (
+        "relationship relationships love dating romantic romance partner marriage personal life",
+        "boyfriend girlfriend partner wife husband spouse fiance fiancee married marriage"
+        " divorce divorced dating date dated ex engaged wedding anniversary crush romance"
+        " romantic love relationship single breakup",
+    ),
+    "work": (
+        "work job career employment professional employer workplace office occupation",
+        "work job career employer employed company office boss manager colleague colleagues"
+        " coworker team position title role promotion salary startup firm client clients"
+        " project projects shift remote hybrid commute hired fired resign resigned intern"
+        " internship contract freelance engineer developer nurse teacher lawyer accountant"
+        " designer consultant analyst occupation profession",
+    ),
+    "education": (
+        "education school schooling studies study academic university college degree",
+        "school university college degree bachelor master phd graduate graduated major minor"
+        " course courses class classes study studied studying student exam thesis professor"
+        " diploma campus tuition scholarship",
+    ),
+    "location": (
+        "location whereabouts address home residence living place where live neighborhood"
+        " neighbourhood",
+        "live living lives address street avenue road apartment flat house home moved move"
+        " neighborhood neighbourhood city town village district zip postcode postal suburb"
+        " downtown apartment building floor",
+    ),
+    "contact": (
+        "contact contacts phone email reach details",
+        "phone number mobile cell email e-mail address handle username telephone whatsapp"
+        " signal telegram",
+    ),
+    "identity": (
+        "identity personal details id identification documents name birthday age",
+        "name nickname born birthday birth age old passport license licence id ssn social"
+        " security national gender pronouns nationality citizen citizenship",
+    ),
+    "food": (
+        "food foods diet dietary eating meals cuisine drinks beverages",
+        "food eat eating ate meal meals diet vegetarian vegan pescatarian keto dish dishes"
+        " cuisine cook cooking bake baking restaurant breakfast lunch dinner snack coffee tea"
+        " drink drinks beer wine cocktail juice spicy sweet dessert pizza"
+        " sushi pasta chocolate",
+    ),
+    "hobbies": (
+        "hobby hobbies leisure pastime pastimes interests interest free time fun activities",
+        "hobby hobbies play playing played collect collecting paint painting draw drawing"
+        " knit knitting garden gardening hike hiking climb climbing photography chess guitar"
+        " piano violin drum drums instrument sing singing dance dancing read reading book"
+        " books novel game games gaming video film films movie movies music band song songs"
+        " concert podcast craft crafts fishing camping",
+    ),
+    "sports": (
+        "sport sports fitness exercise workout athletic athletics training",
+        "sport sports gym run running runner marathon jog jogging swim swimming cycle cycling"
+        " bike biking yoga pilates tennis football soccer basketball baseball golf hockey"
+        " rugby volleyball boxing martial karate workout exercise train training team league"
+        " ski skiing surf surfing squash badminton crossfit lift lifting",
+    ),
+    "travel": (
+        "travel travels traveling travelling trips trip vacation vacations holiday holidays",
+        "travel traveled travelled traveling trip trips vacation holiday flight flights fly"
+        " flew visit visited abroad passport airport hotel tour cruise destination country"
+        " countries",
+    ),
+    "pets": (
+        "pet pets animal animals",
+        "pet pets dog dogs puppy cat cats kitten fish hamster rabbit parrot bird horse vet"
+        " breed",
+    ),
+    "beliefs": (
+        "religion religious faith belief beliefs spiritual spirituality politics political"
+        " views opinions ideology",
+        "religion religious faith church mosque temple synagogue pray prayer god christian"
+        " catholic protestant muslim jewish hindu buddhist atheist agnostic spiritual politics"
+        " political vote voted voting party democrat republican liberal conservative"
+        " progressive election",
+    ),
+    "vehicle": (
+        "car cars vehicle vehicles driving transport",
+        "car cars vehicle drive drives driving drove truck suv motorbike motorcycle scooter"
+        " plate license licence parking tesla toyota honda ford bmw",
+    ),
+    "accounts": (
+        "accounts account passwords password credentials security logins login online",
+        "password passwords pin passcode login username account accounts security question"
+        " code codes combination",
+    ),
+}
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    names = {cat: frozenset(tokenize(words[0]) + tokenize(cat)) for cat, words in _LEXICON.items()}
+    signals = {cat: frozenset(tokenize(words[1])) for cat, words in _LEXICON.items()}
+    return names, signals
+
+
+def category_names() -> list[str]:
+    return sorted(_LEXICON)
+
+
+def categories_in(description: str) -> list[str]:
+    """Categories a request's description names ("my medical history" -> health)."""
+    names, _ = _compiled()
+    tokens = set(tokenize(description))
+    scored = [(len(tokens & words), cat) for cat, words in names.items()]
+    best = max((s for s, _ in scored), default=0)
+    if best == 0:
+        return []
+    return sorted(cat for s, cat in scored if s == best)
+
+
+def unit_categories(text: str) -> frozenset[str]:
+    """The category (or tied categories) a memory unit's text signals most; empty if none.
+
+    Primary categories only: "I work as a nurse at the hospital" is about work (two work
+    signals) even though "hospital" also signals health, so forgetting "everything about my
+    health" does not take the user's job with it.
+    """
+    _, signals = _compiled()
+    tokens = set(tokenize(text))
+    counts = {cat: len(tokens & words) for cat, words in signals.items()}
+    best = max(counts.values(), default=0)
+    if best == 0:
+        return frozenset()
+    return frozenset(cat for cat, n in counts.items() if n == best)
+
+
+def category_words(category: str) -> frozenset[str]:
+    """Every index token associated with ``category`` (naming and signalling words)."""
+    names, signals = _compiled()
+    return names.get(category, frozenset()) | signals.get(category, frozenset())

@@ -1,0 +1,294 @@
+"""Deterministic intent detection: is this user turn a forget request, and of which type?
+
+Works clause by clause. A clause is a *directive* when a removal verb is addressed to the
+assistant (imperative position: sentence start, after "please"/"can you"/"I want you to",
+or after a clause break) and its object points at memory ("my ...", "that I ...", "what I
+said ...", "everything about ...", "from your memory"). Mentions of forgetting that are
+not requests ("I forgot my keys", "don't forget my appointment", "how do I remove a
+stain") are rejected by construction: wrong tense, negated, not addressed to the assistant,
+or no memory object.
+
+The type follows from the directive's object and the rest of the turn (SPEC §1):
+F6 replacement when another clause states a change touching the target; F5 when the
+object is speech in a time window; F4 when it is a conclusion/inference; F3 when it is
+"everything about <a category>"; F2 when it lists several named things; else F1.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from bemula.systems.erasemem.categories import categories_in
+from bemula.systems.erasemem.textutil import split_sentences, token_set
+
+
+class ForgetKind(str, Enum):
+    """The six request types (values are the SPEC's labels, kept local: no bemula.model)."""
+
+    FACT = "F1"
+    FACTS = "F2"
+    CATEGORY = "F3"
+    CONCLUSION = "F4"
+    TIME_WINDOW = "F5"
+    REPLACEMENT = "F6"
+
+
+@dataclass
+class ForgetIntent:
+    """What a forget request asks, as phrases (resolution against memory comes later)."""
+
+    kind: ForgetKind
+    targets: list[str] = field(default_factory=list)  # phrases naming what to forget
+    categories: list[str] = field(default_factory=list)  # F3
+    time_phrase: str = ""  # F5: the directive text holding the time reference
+    statements: list[str] = field(default_factory=list)  # clauses that are not directives
+    directives: list[str] = field(default_factory=list)  # the clauses that ask for removal
+
+
+# ----------------------------------------------------------------------------- directives
+
+_ADDRESS = (
+    r"(?:please\s+|kindly\s+|just\s+|now\s+|also\s+|and\s+|so\s+|then\s+|but\s+|ok(?:ay)?,?\s+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+|just\s+)*"
+    r"|i(?:'d|’d| would)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
+    r"|i\s+(?:want|need|ask)\s+you\s+to\s+|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
+    r"|you\s+(?:should|can|may|must|need\s+to)\s+|(?:it's|it is)\s+time\s+to\s+"
+    r"|(?:make\s+sure\s+(?:to|you)\s+)|(?:go\s+ahead\s+and\s+))?"
+    r"(?:please\s+|kindly\s+|also\s+|just\s+)*"
+)
+_REMOVE_VERBS = (
+    r"forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
+    r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
+    r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|retaining|"
+    r"drawing|making|inferring|assuming)"
+)
+_NEGATED_KEEP = (
+    r"(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+"
+    r"(?:keep|store|remember|retain|save|hold\s+on\s+to|use|record|track|log|"
+    r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to)"
+)
+_NOT_WANTED = (
+    r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+to\s+"
+    r"(?:remember|keep|store|know|retain|use|have|hold\s+on\s+to|infer|conclude|assume)"
+    r"|i(?:'d|’d| would)\s+(?:rather|prefer)\s+(?:that\s+)?you\s+(?:didn't|did\s+not|not|don't)\s+"
+    r"(?:remember|keep|store|know|retain|use|have|infer|conclude|assume)"
+)
+_CLAUSE_START = r"(?:^|(?<=[,;:—–(])\s*|\s-\s|\b(?:and|so|but|then|also)\s+)"
+_DIRECTIVE = re.compile(
+    _CLAUSE_START + r"\s*" + _ADDRESS + r"(?P<verb>" + _REMOVE_VERBS + r"|" + _NEGATED_KEEP + r")\b"
+    r"|" + r"(?P<verb2>" + _NOT_WANTED + r")\b",
+    re.IGNORECASE,
+)
+# phrases that look like directives but are not requests to drop memory
+_NOT_A_REQUEST = re.compile(
+    r"\b(?:don't|dont|don’t|do\s+not|never|not|won't|wont)\s+forget\b|\bforget\s+it\b|"
+    r"\blet(?:'s|’s| us)\s+forget\b|\bforget\s+about\s+(?:it|that|work|this)\s+for\b|"
+    r"\bforgot\b|\bforgetful\b|\bforgotten\b(?!.*\?)",
+    re.IGNORECASE,
+)
+# words that make a verb's object point at what the assistant remembers
+_MEMORY_OBJECT = re.compile(
+    r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|i'd|myself|we|our|that|what|everything|anything|all|"
+    r"whatever|every|any|the\s+fact|detail|details|info|information|record|records|memory|"
+    r"memories|note|notes|mention|conclusion|conclusions|assumption|assumptions|inference|"
+    r"inferences|old\s+one|old\s+value|previous|earlier|it|him|her|them)\b",
+    re.IGNORECASE,
+)
+_DIRECT_VERBS = re.compile(r"^(?:forget|unlearn|stop\s+remembering|not\s+remember|never\s+remember)", re.I)
+
+
+def _find_directive(clause: str) -> re.Match[str] | None:
+    if _NOT_A_REQUEST.search(clause) and not re.search(
+        r"\b(?:forget|erase|delete|remove|wipe)\s+(?:that|what|everything|anything|all|my)\b.*", clause, re.I
+    ):
+        return None
+    for match in _DIRECTIVE.finditer(clause):
+        verb = (match.group("verb") or match.group("verb2") or "").lower()
+        rest = clause[match.end():]
+        if verb.startswith(("forget", "unlearn", "stop remembering")) and re.match(r"\s*(?:to|about\s+it)\b", rest, re.I):
+            continue  # "forget to call", "forget about it"
+        if not rest.strip(" .!?,;:"):
+            continue
+        # "remove the onions from that recipe": a removal verb on a non-memory object
+        if not _DIRECT_VERBS.match(verb) and not re.search(
+            r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
+            r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
+            r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
+            r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+)\b",
+            rest,
+            re.I,
+        ):
+            if not re.match(r"\s+[A-Z][a-z]+|\s+(?:the\s+)?(?:old|previous|former)\b", rest):
+                continue
+        return match
+    return None
+
+
+# ----------------------------------------------------------------------------- targets
+
+_LEAD_STRIP = [
+    r"(?:or|and)\s+(?:use|keep|store|remember|retain|save|rely\s+on)\s+",
+    r"(?:about|on|of|regarding)\s+",
+    r"both\s+",
+    r"(?:any|all|every|each|the|your)\s+(?:conclusions?|assumptions?|inferences?|guess(?:es)?|"
+    r"deductions?|speculations?)\s+(?:(?:that\s+)?you(?:'ve|’ve|\s+have|\s+might\s+have|\s+could\s+have)?\s+"
+    r"(?:made|drawn|reached|formed|make|draw|reach|form)\s+)?(?:about|regarding|on|concerning|as\s+to|that|from)\s+",
+    r"(?:conclusions?|assumptions?|inferences?)\s+(?:about|regarding|on|concerning|as\s+to)\s+",
+    r"(?:anything|everything|whatever|all|things?)\s+(?:you(?:'ve|’ve|\s+have)?\s+(?:know|knew|have|"
+    r"remember|inferred|concluded|stored|saved|learned|learnt|noted)\s+)?(?:about|regarding|on|concerning|"
+    r"related\s+to|relating\s+to|to\s+do\s+with|connected\s+to|involving|that\s+has\s+to\s+do\s+with)\s+",
+    r"the\s+fact\s+that\s+",
+    r"(?:the|that|this)\s+(?:detail|info|information|part|bit|thing|note|record|mention|fact|"
+    r"entry|line)s?\s+(?:about|of|on|regarding|that|where)\s+",
+    r"what\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|mentioned|shared|wrote|noted)\s+"
+    r"(?:about|regarding|on|concerning)\s+",
+    r"that\s+",
+]
+_TAIL_STRIP = [
+    r"\s+from\s+(?:your|the|my)\s+(?:memory|memories|records?|notes?|database|files?|system|mind|"
+    r"head|storage|profile|history)\b.*$",
+    r"\s+from\s+(?:what|everything|anything|the\s+things?)\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|"
+    r"mentioned|shared)\b.*$",
+    r"\s+(?:on|in)\s+(?:record|file|memory)\b.*$",
+    r"\s+(?:any\s*more|anymore|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
+    r"forever|immediately|please|thanks|thank\s+you|if\s+you\s+can|if\s+you\s+could|altogether)\s*$",
+]
+_QUANTIFIED = re.compile(
+    r"^(?:anything|everything|whatever|all|every\s+(?:detail|thing|fact|bit)|any\s+(?:detail|info|"
+    r"information|fact|details|facts)|all\s+(?:the\s+)?(?:info|information|details|facts|data|things|"
+    r"notes|stuff)(?:\s+you\s+have)?)\b",
+    re.I,
+)
+_CATEGORY_OBJECT = re.compile(
+    r"^(?:(?:anything|everything|whatever|all|every\s+\w+|any\s+\w+|all\s+(?:the\s+)?\w+)"
+    r"(?:\s+you(?:'ve|’ve|\s+have)?\s+(?:know|have|got|stored|saved|learned|learnt|noted))?"
+    r"(?:\s+(?:i(?:'ve|’ve|\s+have)?\s+(?:told\s+you|said|shared|mentioned)))?"
+    r"\s+(?:about|regarding|on|concerning|related\s+to|relating\s+to|to\s+do\s+with|connected\s+to|"
+    r"involving|around|linked\s+to|that\s+has\s+to\s+do\s+with)\s+)(?P<desc>.+)$",
+    re.I,
+)
+_SPEECH = re.compile(
+    r"\b(?:told|said|mentioned|shared|talked|discussed|wrote|typed|say|tell|conversation|"
+    r"conversations|chat|chats|session|sessions|discussion|exchange|talk)\b",
+    re.I,
+)
+_CONCLUSION = re.compile(
+    r"\b(?:conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
+    r"put\s+two\s+and\s+two|figure\s+out|read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|"
+    r"inferences?))",
+    re.I,
+)
+_CHANGE = re.compile(
+    r"\b(?:no\s+longer|any\s*more|anymore|switched|switch|changed|change|moved|now|instead|"
+    r"replaced|replace|new|these\s+days|used\s+to|not\s+\w+\s+but|stopped|quit|gave\s+up|"
+    r"got\s+rid|upgraded|traded)\b",
+    re.I,
+)
+_LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|"
+                         r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+)\s*", re.I)
+_PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|which|how|that|his|her|their|mine|both)\b", re.I)
+
+
+def clean_target(raw: str) -> str:
+    """Strip the request's framing from the object phrase, keep what names the target."""
+    text = raw.strip(" \t\"'“”.,!?;:")
+    changed = True
+    while changed:
+        changed = False
+        for pattern in _LEAD_STRIP:
+            new = re.sub(r"^" + pattern, "", text, flags=re.I)
+            if new != text and new.strip():
+                text, changed = new.strip(), True
+        for pattern in _TAIL_STRIP:
+            new = re.sub(pattern, "", text, flags=re.I)
+            if new != text and new.strip():
+                text, changed = new.strip(" ,.;:!?"), True
+    return text.strip(" \t\"'“”.,!?;:")
+
+
+def split_targets(target: str) -> list[str]:
+    """"my home address and my phone number" -> two targets; "rock and roll" stays one."""
+    parts = [p.strip(" ,.;:") for p in _LIST_SPLIT.split(target) if p.strip(" ,.;:")]
+    if len(parts) < 2:
+        return [target]
+    if all(_PART_START.match(p) for p in parts[1:]) and _PART_START.match(parts[0]):
+        return [re.sub(r"^both\s+", "", p, flags=re.I) for p in parts]
+    return [target]
+
+
+def _clauses(text: str) -> list[str]:
+    return split_sentences(text)
+
+
+def parse_forget_request(text: str) -> ForgetIntent | None:
+    """The forget request in a user turn, or ``None`` when the turn asks for no removal."""
+    directives: list[tuple[str, str, str]] = []  # (clause, verb, object)
+    statements: list[str] = []
+    for clause in _clauses(text):
+        match = _find_directive(clause)
+        if match is None:
+            statements.append(clause)
+            continue
+        before = clause[: match.start()].strip(" ,;:—–-")
+        if before and len(token_set(before)) >= 2 and not re.fullmatch(
+            r"(?:please|ok(?:ay)?|also|and|so|update|actually|one more thing|by the way)\W*", before, re.I
+        ):
+            statements.append(before)
+        verb = (match.group("verb") or match.group("verb2") or "").lower()
+        directives.append((clause[match.start():], verb, clause[match.end():]))
+    if not directives:
+        return None
+
+    all_directive_text = " ".join(d[0] for d in directives)
+    objects = [d[2].strip() for d in directives]
+    change_statements = [s for s in statements if _CHANGE.search(s)]
+
+    # F5: speech inside a time window
+    from datetime import datetime
+
+    from bemula.systems.erasemem.timeparse import parse_time_reference
+
+    for directive, _verb, obj in directives:
+        if _SPEECH.search(obj) and parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
+                                statements=statements, directives=[d[0] for d in directives])
+
+    # F4: a conclusion / inference
+    if any(_CONCLUSION.search(d[1]) or _CONCLUSION.search(d[0]) for d in directives):
+        targets = [clean_target(o) for o in objects]
+        return ForgetIntent(ForgetKind.CONCLUSION, targets=[t for t in targets if t],
+                            statements=statements, directives=[d[0] for d in directives])
+
+    # F6: another clause states a change touching the target (or "the old one")
+    cleaned = [clean_target(o) for o in objects]
+    if change_statements:
+        change_tokens = set().union(*(token_set(s) for s in change_statements))
+        if any(token_set(t) & change_tokens or re.search(r"\b(?:old|previous|former|earlier)\b", t, re.I)
+               for t in cleaned):
+            return ForgetIntent(ForgetKind.REPLACEMENT, targets=cleaned, statements=statements,
+                                directives=[d[0] for d in directives])
+
+    # F3: "everything about <a category>"
+    for obj in objects:
+        stripped = re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I)
+        m = _CATEGORY_OBJECT.match(stripped)
+        if m or _QUANTIFIED.match(stripped):
+            desc = clean_target(m.group("desc")) if m else clean_target(stripped)
+            cats = categories_in(desc)
+            if cats or m:
+                return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
+                                    statements=statements, directives=[d[0] for d in directives])
+
+    # F2 / F1
+    targets: list[str] = []
+    for target in cleaned:
+        targets.extend(split_targets(target))
+    targets = [t for t in targets if t]
+    if not targets:
+        return None
+    kind = ForgetKind.FACTS if len(targets) >= 2 else ForgetKind.FACT
+    _ = all_directive_text
+    return ForgetIntent(kind, targets=targets, statements=statements,
+                        directives=[d[0] for d in directives])

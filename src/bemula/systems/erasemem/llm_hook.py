@@ -1,0 +1,1 @@
+"""Placeholder until the LLM hook is written (see system.py)."""

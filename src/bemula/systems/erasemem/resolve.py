@@ -1,0 +1,284 @@
+"""Target resolution: which memory units a forget request means, searched over ALL memory.
+
+Resolution never looks at a top-k list: every live unit is scored against the request
+(BM25 over the whole index with k = its size, category membership, or timestamps), so a
+fact mentioned once, sessions ago, is found as surely as one mentioned a minute ago.
+
+It also decides the *value tokens* of each resolved unit — the words that carry what is
+being forgotten and must vanish from every other store (assistant echoes, restatements):
+the unit's least frequent non-generic tokens. "I'm allergic to penicillin" next to "I'm
+also allergic to cats" gives {penicillin}: the attribute word shared with a neighbour is
+not the value, so the neighbour survives.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bemula.index import tokenize
+from bemula.systems.erasemem.categories import categories_in
+from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
+from bemula.systems.erasemem.store import MemoryStore, Unit
+from bemula.systems.erasemem.timeparse import parse_time_reference
+
+#: words that frame a statement but never carry a value ("I really love my new job")
+GENERIC = frozenset(
+    tokenize(
+        """also actually always usually never sometimes often every day days week weeks month
+        months year years time times lot lots bit thing things stuff like love loves enjoy
+        prefer think know want need make made go going went come take keep mind remember tell
+        told say said mention mentioned good great nice new old big small little name one
+        first last still now lately recently since ago way kind sort pretty quite much many
+        people currently started start right sure maybe probably guess mean really definitely
+        just well even though because something anything everything nothing someone anyone
+        everyone today tomorrow yesterday morning evening night weekend usual lately fun
+        favorite favourite get got getting let lets thing honestly basically literally kinda
+        sorta gonna wanna thanks thank hello hi hey yes no okay ok sure oh ah um uh hmm wow
+        cool awesome amazing interesting anyway anyways btw fyi by the way pretty much"""
+    )
+)
+#: words of a request that describe the act, not the target
+META = frozenset(
+    tokenize(
+        """fact facts detail details info information thing things stuff said told mention
+        mentioned record records memory memories note notes forget delete remove erase wipe
+        everything anything whatever all about regarding concerning related part bit entry
+        line data piece keep store stored use using conclusion conclusions assumption
+        assumptions inference inferences infer deduce draw drawn made make conclude assume
+        guess anymore old previous former earlier one value"""
+    )
+)
+
+
+@dataclass
+class Resolution:
+    """What one request removes (unit ids) and what it leaves behind (tombstone material)."""
+
+    delete_units: list[str] = field(default_factory=list)
+    value_tokens: set[str] = field(default_factory=set)  # purge from every other record
+    unit_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of deleted units
+    phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
+    value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
+    conclusion_tokens: set[str] = field(default_factory=set)  # F4 concept tokens
+    redact_whole_turns: list[str] = field(default_factory=list)  # F5: assistant turns in window
+    statements: list[str] = field(default_factory=list)  # clauses of the request to keep
+    rewrites: list[str] = field(default_factory=list)  # F6: old statements with the new value
+    method: str = "rules"
+
+
+def _df(store: MemoryStore, token: str) -> int:
+    return store.doc_freq.get(token, 0)
+
+
+def value_tokens_of(store: MemoryStore, unit: Unit, exclude: set[str] | None = None) -> set[str]:
+    """The unit's least frequent non-generic tokens: what distinguishes it from neighbours."""
+    candidates = [t for t in unit.tokens if t not in GENERIC and (not exclude or t not in exclude)]
+    if not candidates:
+        return set()
+    low = min(_df(store, t) for t in candidates)
+    return {t for t in candidates if _df(store, t) <= max(low, 1)}
+
+
+def _phrase_tokens(phrase: str) -> list[str]:
+    return [t for t in dict.fromkeys(tokenize(phrase)) if t not in META]
+
+
+def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
+    """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage."""
+    tokens = _phrase_tokens(phrase)
+    if not tokens:
+        return []
+    query = " ".join(tokens)
+    hits = store.index.search(query, k=max(len(store.index), 1))
+    scored: list[tuple[float, float, Unit]] = []
+    for hit in hits:
+        unit = store.units.get(hit.id)
+        if unit is None or unit.turn_id == exclude_turn:
+            continue  # a tombstone, or the request's own turn
+        coverage = len(set(tokens) & unit.tokens) / len(set(tokens))
+        scored.append((hit.score, coverage, unit))
+    if not scored:
+        return []
+    need = 0.5 if len(set(tokens)) >= 2 else 1.0
+    scored = [s for s in scored if s[1] >= need]
+    if not scored:
+        return []
+    best_cov = max(c for _, c, _ in scored)
+    best_score = max(s for s, c, _ in scored if c == best_cov)
+    return [u for s, c, u in scored if c >= best_cov and s >= 0.8 * best_score]
+
+
+def resolve(
+    intent: ForgetIntent,
+    store: MemoryStore,
+    now: datetime,
+    session_id: str,
+    request_turn_id: str,
+) -> Resolution:
+    res = Resolution()
+    selected: dict[str, Unit] = {}
+
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
+        for phrase in intent.targets:
+            for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
+                selected[unit.id] = unit
+            tokens = tuple(_phrase_tokens(phrase))
+            if tokens:
+                res.phrase_ghosts.append(tokens)
+        res.statements = list(intent.statements)
+
+    elif intent.kind == ForgetKind.CATEGORY:
+        cats = set(intent.categories) or set(categories_in(" ".join(intent.targets)))
+        for unit in store.user_units():
+            if unit.categories & cats:
+                selected[unit.id] = unit
+        if not cats:  # a topic, not a category: everything that matches the description
+            for phrase in intent.targets:
+                for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
+                    selected[unit.id] = unit
+        res.statements = list(intent.statements)
+
+    elif intent.kind == ForgetKind.TIME_WINDOW:
+        ref = parse_time_reference(intent.time_phrase, now)
+        turn_ids: set[str] = set()
+        if ref is not None and ref.sessions_back is not None:
+            order = list(store.sessions)
+            here = order.index(session_id) if session_id in order else len(order)
+            pick = here - ref.sessions_back
+            if 0 <= pick < len(order):
+                target_session = order[pick]
+                turn_ids = {t.id for t in store.turns.values() if t.session_id == target_session}
+        elif ref is not None:
+            turn_ids = {t.id for t in store.turns.values()
+                        if ref.contains(t.timestamp) and t.id != request_turn_id}
+        for tid in sorted(turn_ids):
+            turn = store.turns[tid]
+            if turn.role == "assistant":
+                res.redact_whole_turns.append(tid)
+            for uid in turn.unit_ids:
+                if uid in store.units:
+                    selected[uid] = store.units[uid]
+        res.statements = list(intent.statements)
+
+    elif intent.kind == ForgetKind.CONCLUSION:
+        for phrase in intent.targets:
+            res.conclusion_tokens.update(t for t in _phrase_tokens(phrase) if t not in GENERIC)
+        res.statements = list(intent.statements)
+        return res  # sources stay; the conclusion is suppressed at retrieval
+
+    elif intent.kind == ForgetKind.REPLACEMENT:
+        statement_tokens = set().union(*(set(tokenize(s)) for s in intent.statements)) if intent.statements else set()
+        old_tokens: set[str] = set()
+        for phrase in intent.targets:
+            named = {t for t in _phrase_tokens(phrase) if t not in GENERIC}
+            if named and any(_df(store, t) for t in named):
+                old_tokens |= {t for t in named if _df(store, t)}
+            else:  # "delete the old one": the old value is whatever the statement replaces
+                for statement in intent.statements:
+                    for unit in match_phrase(store, statement, exclude_turn=request_turn_id)[:3]:
+                        old_tokens |= value_tokens_of(store, unit, exclude=statement_tokens)
+        for unit in store.user_units():
+            if unit.turn_id != request_turn_id and unit.tokens & old_tokens:
+                selected[unit.id] = unit
+        res.value_tokens |= old_tokens
+        new_value = new_value_of(intent.statements, old_tokens)
+        if new_value:
+            best = sorted(selected.values(), key=lambda u: u.timestamp, reverse=True)[:2]
+            for unit in best:
+                res.rewrites.append(substitute(unit.text, old_tokens, new_value))
+        if old_tokens:
+            res.value_ghosts.append(tuple(sorted(old_tokens)))
+        res.statements = list(intent.statements)
+        res.delete_units = sorted(selected)
+        return res
+
+    for unit in selected.values():
+        res.value_tokens |= value_tokens_of(store, unit)
+        res.unit_ghosts.append(tuple(tokenize(unit.text)))
+    # other units holding a value token: restatements go, incidental mentions are blanked
+    for unit in store.user_units():
+        if unit.id in selected:
+            continue
+        shared = unit.tokens & res.value_tokens
+        if not shared:
+            continue
+        origin = [s for s in selected.values() if s.tokens & shared]
+        values_of_origin = set().union(*(value_tokens_of(store, s) for s in origin)) if origin else set()
+        if len(shared) >= max(1, math.ceil(len(values_of_origin) / 2)):
+            selected[unit.id] = unit
+            res.unit_ghosts.append(tuple(tokenize(unit.text)))
+    res.delete_units = sorted(selected)
+    return res
+
+
+_NEW_VALUE_PATTERNS = [
+    r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
+    r"went|gone|turned|shifted)\s+(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+(?P<v>[^,.;!?—–()]+)",
+    r"\b(?:is|are|'s)\s+now\s+(?P<v>[^,.;!?—–()]+)",
+    r"\bnow\s+(?:it's|it is|i'm|i am|it’s|i’m)\s+(?P<v>[^,.;!?—–()]+)",
+    r"\bnow\s+i\s+(?:\w+\s+)?(?P<v>[^,.;!?—–()]+)",
+    r"\bnot\s+\w+(?:\s+\w+)?\s*,?\s+but\s+(?P<v>[^,.;!?—–()]+)",
+    r"\bnew\s+[\w\s]{1,30}?\s+is\s+(?P<v>[^,.;!?—–()]+)",
+    r"\b(?:it's|it is|it’s)\s+(?P<v>[^,.;!?—–()]+?)\s+(?:now|instead|these\s+days)\b",
+    r"\b(?:prefer|use|drink|eat|play|drive|have|take|like|love|do)\s+(?P<v>[^,.;!?—–()]+?)\s+"
+    r"(?:now|instead|these\s+days|nowadays)\b",
+]
+_VALUE_TRIM = re.compile(r"^(?:a|an|the|my|to|some)\s+|\s+(?:now|instead|these\s+days|nowadays|anymore|"
+                         r"any\s+more|full[- ]time|as\s+well)$", re.I)
+
+
+def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
+    """The new value an F6 request states ("I switched to green tea" -> "green tea")."""
+    for statement in statements:
+        for pattern in _NEW_VALUE_PATTERNS:
+            m = re.search(pattern, statement, re.I)
+            if not m:
+                continue
+            value = m.group("v").strip()
+            previous = None
+            while previous != value:
+                previous, value = value, _VALUE_TRIM.sub("", value).strip()
+            tokens = set(tokenize(value))
+            if tokens and not tokens & old_tokens and len(value.split()) <= 6:
+                return value
+    return None
+
+
+def substitute(text: str, old_tokens: set[str], new_value: str) -> str:
+    """``text`` with its old-value words replaced once by ``new_value`` (others dropped)."""
+    from bemula.systems.erasemem.textutil import word_spans
+
+    pieces: list[str] = []
+    last = 0
+    placed = False
+    previous_end = -1
+    for start, end, toks in word_spans(text):
+        if toks & old_tokens:
+            gap = text[last:start]
+            if previous_end == last and not gap.strip():
+                last = end
+            else:
+                pieces.append(gap)
+                if not placed:
+                    pieces.append(new_value)
+                    placed = True
+                last = end
+            previous_end = end
+    pieces.append(text[last:])
+    return re.sub(r"\s{2,}", " ", "".join(pieces)).strip()
+
+
+_CONFIRMATION = re.compile(
+    r"\b(?:forg[eo]t\w*|delet\w*|remov\w*|eras\w*|wip\w*|purg\w*|won't\s+(?:remember|keep|use)|"
+    r"no\s+longer|not\s+(?:keep|store|remember|use)|scrubb?\w*|dropp?\w*|clear\w*|discard\w*|"
+    r"let\s+go|gone|noted|done)\b",
+    re.I,
+)
+
+
+def is_confirmation_sentence(sentence: str) -> bool:
+    """An assistant sentence confirming a removal (it tends to restate what was removed)."""
+    return bool(_CONFIRMATION.search(sentence))

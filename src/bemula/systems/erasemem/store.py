@@ -1,0 +1,142 @@
+"""The stores of erasemem, each purgeable: raw turns, memory units, one text index.
+
+* **turns** — the raw dialogue history (both roles), kept as an agent keeps its history.
+  A forget request *redacts* it: removed sentences disappear, removed values become
+  ``[removed]``; the directive itself is not kept.
+* **units** — one sentence of a user turn each: what retrieval ranks. Deletion removes the
+  unit and its index entry; an edited unit is re-indexed.
+* **index** — BM25 over live units *and* tombstones (hashed tokens, see ``tombstones``), so
+  one ranking says whether a question is closest to something kept or something forgotten.
+
+Assistant turns are kept in the history but not indexed: questions are about the user, and
+the assistant's words are echoes of the user's (indexing them only adds stale copies).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from bemula.index import TextIndex, tokenize
+from bemula.systems.erasemem.categories import unit_categories
+from bemula.systems.erasemem.textutil import REDACTED, redact_tokens
+
+
+@dataclass
+class RawTurn:
+    id: str
+    role: str
+    session_id: str
+    timestamp: datetime
+    text: str
+    unit_ids: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    turn_id: str
+    session_id: str
+    timestamp: datetime
+    text: str
+    categories: frozenset[str]
+    tokens: frozenset[str]
+
+
+@dataclass
+class MemoryStore:
+    index: TextIndex
+    turns: dict[str, RawTurn] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    sessions: list[str] = field(default_factory=list)
+    doc_freq: Counter[str] = field(default_factory=Counter)  # over live units
+    _next_turn: int = 0
+    _next_unit: int = 0
+
+    # ------------------------------------------------------------------ adding
+
+    def add_turn(self, role: str, session_id: str, timestamp: datetime, text: str) -> RawTurn:
+        if not self.sessions or self.sessions[-1] != session_id:
+            if session_id not in self.sessions:
+                self.sessions.append(session_id)
+        turn = RawTurn(f"t{self._next_turn:06d}", role, session_id, timestamp, text)
+        self._next_turn += 1
+        self.turns[turn.id] = turn
+        return turn
+
+    def add_unit(self, turn: RawTurn, text: str) -> Unit | None:
+        tokens = frozenset(tokenize(text))
+        if not tokens:
+            return None
+        unit = Unit(
+            f"u{self._next_unit:06d}", turn.id, turn.session_id, turn.timestamp, text,
+            unit_categories(text), tokens,
+        )
+        self._next_unit += 1
+        self.units[unit.id] = unit
+        turn.unit_ids.append(unit.id)
+        self.index.add(unit.id, text)
+        self.doc_freq.update(tokens)
+        return unit
+
+    # ------------------------------------------------------------------ removing
+
+    def delete_unit(self, unit_id: str) -> Unit | None:
+        """Remove a unit everywhere: unit table, index, and its sentence in the raw turn."""
+        unit = self.units.pop(unit_id, None)
+        if unit is None:
+            return None
+        self.index.remove(unit_id)
+        self.doc_freq.subtract(unit.tokens)
+        self.doc_freq += Counter()  # drop zero counts
+        turn = self.turns.get(unit.turn_id)
+        if turn is not None:
+            if unit.text in turn.text:
+                turn.text = turn.text.replace(unit.text, REDACTED)
+            else:  # the turn was edited since: remove what is left of the unit's words
+                turn.text, _ = redact_tokens(turn.text, set(unit.tokens))
+            if unit_id in turn.unit_ids:
+                turn.unit_ids.remove(unit_id)
+        return unit
+
+    def redact_unit(self, unit_id: str, tokens: set[str]) -> bool:
+        """Blank ``tokens`` inside a unit that stays; re-index its new text."""
+        unit = self.units.get(unit_id)
+        if unit is None:
+            return False
+        text, count = redact_tokens(unit.text, tokens)
+        if not count:
+            return False
+        new_tokens = frozenset(tokenize(text))
+        self.doc_freq.subtract(unit.tokens)
+        self.doc_freq.update(new_tokens)
+        self.doc_freq += Counter()
+        self.units[unit_id] = replace(unit, text=text, tokens=new_tokens, categories=unit_categories(text))
+        self.index.add(unit_id, text)  # add() replaces: the stale entry is gone
+        return True
+
+    def redact_turn(self, turn_id: str, tokens: set[str]) -> int:
+        turn = self.turns[turn_id]
+        turn.text, count = redact_tokens(turn.text, tokens)
+        return count
+
+    # ------------------------------------------------------------------ reading
+
+    def user_units(self) -> list[Unit]:
+        return list(self.units.values())
+
+    def turn_text_without_removed(self, turn_id: str) -> str:
+        return self.turns[turn_id].text
+
+    def copy(self) -> MemoryStore:
+        other = MemoryStore(
+            index=self.index.copy(),
+            turns={tid: replace(t, unit_ids=list(t.unit_ids)) for tid, t in self.turns.items()},
+            units=dict(self.units),
+            sessions=list(self.sessions),
+            doc_freq=Counter(self.doc_freq),
+        )
+        other._next_turn = self._next_turn
+        other._next_unit = self._next_unit
+        return other

@@ -1,0 +1,302 @@
+"""``erasemem``: a memory that forgets at mutation time and keeps everything else.
+
+Per user turn: detect a forget request (LLM hook when the run has an LLM backbone, rules
+otherwise), resolve its targets over the whole memory, purge every representation (units,
+index entries, raw-turn spans, the request's own restatement, the assistant's confirmation)
+and leave content-free tombstones; or, for an ordinary turn, store its sentences as units.
+
+Retrieval ranks live units and tombstones together (tombstones match through salted token
+hashes). When the best match for a question is a tombstone — the question is about
+something forgotten — nothing is returned; a question matching a suppressed conclusion
+(F4) also gets nothing. Otherwise the best live units come back, best first, each as the
+(redacted) user turn it came from, so the answer has its context.
+
+Every request leaves a *deletion receipt* (``stats()["receipts"]``): which stores lost how
+many entries, by id, and which tombstones were added — never the removed text.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bemula.index import tokenize
+from bemula.systems.base import (
+    MemorySystem,
+    RetrievedItem,
+    StoreRecord,
+    SystemContext,
+    TurnEvent,
+    register,
+)
+from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
+from bemula.systems.erasemem.resolve import Resolution, is_confirmation_sentence, resolve
+from bemula.systems.erasemem.store import MemoryStore
+from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
+from bemula.systems.erasemem.tombstones import TombstoneSet
+
+DEFAULT_TOP_K = 5
+#: how many index hits retrieval looks at before deciding (units and tombstones together)
+SEARCH_DEPTH = 30
+FORGET_REQUEST_PLACEHOLDER = "[forget request]"
+
+
+@dataclass
+class _PendingRedaction:
+    """Hashed value tokens of the session's requests: later turns of that session
+    (the assistant's confirmation, a user's "thanks") are redacted against them."""
+
+    session_id: str
+    hashes: set[str] = field(default_factory=set)
+
+
+@register
+class EraseMem(MemorySystem):
+    name = "erasemem"
+    description = (
+        "reference forgetting memory: mutation-time forget requests (F1-F6), whole-memory "
+        "target resolution, purge of every store, hashed tombstones, deletion receipts"
+    )
+    supports_fork = True
+
+    def __init__(self, context: SystemContext) -> None:
+        super().__init__(context)
+        self.top_k = int(context.options.get("top_k", DEFAULT_TOP_K))
+        self.item_text = str(context.options.get("item_text", "turn"))
+        if self.item_text not in ("turn", "unit"):
+            raise ValueError(f"erasemem: item_text must be 'turn' or 'unit', got {self.item_text!r}")
+        self._detector = None
+        if context.llm is not None and context.options.get("llm_hook", True):
+            from bemula.systems.erasemem.llm_hook import LLMForgetHook
+
+            self._detector = LLMForgetHook(context.llm)
+        self.reset()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def reset(self) -> None:
+        self.store = MemoryStore(index=self.context.make_index())
+        self.tombstones = TombstoneSet()
+        self.receipts: list[dict[str, Any]] = []
+        self._pending: _PendingRedaction | None = None
+        self._requests = 0
+        self._turns_seen = 0
+
+    def fork(self) -> EraseMem:
+        other = object.__new__(EraseMem)
+        other.context = self.context
+        other.top_k = self.top_k
+        other.item_text = self.item_text
+        other._detector = self._detector
+        other.store = self.store.copy()
+        other.tombstones = self.tombstones.copy()
+        other.receipts = [dict(r) for r in self.receipts]
+        other._pending = (
+            _PendingRedaction(self._pending.session_id, set(self._pending.hashes)) if self._pending else None
+        )
+        other._requests = self._requests
+        other._turns_seen = self._turns_seen
+        return other
+
+    def end_session(self, session_id: str) -> None:
+        if self._pending is not None and self._pending.session_id == session_id:
+            self._pending = None
+
+    # ------------------------------------------------------------------ ingestion
+
+    def ingest(self, turn: TurnEvent) -> None:
+        self._turns_seen += 1
+        if self._pending is not None and self._pending.session_id != turn.session_id:
+            self._pending = None
+        if turn.role == "user":
+            intent = self._detect(turn)
+            if intent is not None:
+                self._handle_request(turn, intent)
+                return
+            raw = self.store.add_turn("user", turn.session_id, turn.timestamp, self._scrub(turn.text))
+            for sentence in split_sentences(raw.text):
+                self.store.add_unit(raw, sentence)
+        else:
+            text = turn.text
+            if self._pending is not None:
+                kept = [REDACTED if is_confirmation_sentence(s) else s for s in split_sentences(text)]
+                text = self._scrub(" ".join(kept))
+            self.store.add_turn(turn.role, turn.session_id, turn.timestamp, text)
+
+    def _detect(self, turn: TurnEvent) -> ForgetIntent | None:
+        if self._detector is not None:
+            return self._detector.detect(turn.text, turn.timestamp)
+        return parse_forget_request(turn.text)
+
+    def _scrub(self, text: str) -> str:
+        """Blank words of this session's forgotten values (compared by salted hash)."""
+        if self._pending is None or not self._pending.hashes:
+            return text
+        pieces: list[str] = []
+        last = 0
+        for start, end, toks in word_spans(text):
+            if any(self.tombstones.hash_token(t) in self._pending.hashes for t in toks):
+                pieces.append(text[last:start])
+                pieces.append(REDACTED)
+                last = end
+        pieces.append(text[last:])
+        return "".join(pieces)
+
+    def _handle_request(self, turn: TurnEvent, intent: ForgetIntent) -> None:
+        self._requests += 1
+        request_no = self._requests
+        raw = self.store.add_turn("user", turn.session_id, turn.timestamp, FORGET_REQUEST_PLACEHOLDER)
+        resolution = resolve(intent, self.store, turn.timestamp, turn.session_id, raw.id)
+        if self._detector is not None:
+            resolution.method = getattr(self._detector, "last_method", "llm")
+        receipt = self._apply(resolution, intent, request_no, turn, raw.id)
+        self.receipts.append(receipt)
+
+    def _apply(
+        self, res: Resolution, intent: ForgetIntent, request_no: int, turn: TurnEvent, request_turn_id: str
+    ) -> dict[str, Any]:
+        store = self.store
+        removed_ids: list[str] = []
+        touched_turns: set[str] = set()
+        for uid in res.delete_units:
+            unit = store.delete_unit(uid)
+            if unit is not None:
+                removed_ids.append(uid)
+                touched_turns.add(unit.turn_id)
+        # every other record: blank the value words (assistant echoes, incidental mentions)
+        words_redacted = 0
+        units_edited = 0
+        if res.value_tokens:
+            for uid in list(store.units):
+                if store.units[uid].tokens & res.value_tokens and store.redact_unit(uid, res.value_tokens):
+                    units_edited += 1
+            for tid in list(store.turns):
+                count = store.redact_turn(tid, res.value_tokens)
+                if count:
+                    words_redacted += count
+                    touched_turns.add(tid)
+        blanked = 0
+        for tid in res.redact_whole_turns:
+            if store.turns[tid].text != REDACTED:
+                store.turns[tid].text = REDACTED
+                blanked += 1
+                touched_turns.add(tid)
+
+        # tombstones, in the index beside the live units
+        added = {"unit": 0, "phrase": 0, "value": 0, "conclusion": 0}
+        for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts)):
+            for tokens in groups:
+                stone = self.tombstones.add(kind, tokens, request_no)
+                if stone is not None:
+                    store.index.add(stone.id, " ".join(stone.hashes))
+                    added[kind] += 1
+        if res.conclusion_tokens:
+            stone = self.tombstones.add("conclusion", sorted(res.conclusion_tokens), request_no)
+            if stone is not None:
+                added["conclusion"] += 1
+
+        # the request's own statements (F6 new value, chit-chat) are kept, minus the values
+        value_hashes = {self.tombstones.hash_token(t) for t in res.value_tokens}
+        if self._pending is None or self._pending.session_id != turn.session_id:
+            self._pending = _PendingRedaction(turn.session_id)
+        self._pending.hashes |= value_hashes
+        kept_units = 0
+        if res.statements or res.rewrites:
+            text = self._scrub(" ".join(res.statements))
+            raw = store.turns[request_turn_id]
+            raw.text = f"{FORGET_REQUEST_PLACEHOLDER} {text}"
+            if res.rewrites:
+                raw.text += " " + " ".join(res.rewrites)
+            joined = text if intent.kind == ForgetKind.REPLACEMENT else None
+            pieces = ([joined] if joined else split_sentences(text)) + list(res.rewrites)
+            for sentence in pieces:
+                if store.add_unit(raw, sentence) is not None:
+                    kept_units += 1
+
+        return {
+            "request_no": request_no,
+            "session_id": turn.session_id,
+            "timestamp": turn.timestamp.isoformat(),
+            "request_kind": intent.kind.value,
+            "method": res.method,
+            "targets": len(intent.targets) or len(intent.categories),
+            "removed": {
+                "units": len(removed_ids),
+                "index_entries": len(removed_ids),
+                "units_edited": units_edited,
+                "turns_redacted": len(touched_turns),
+                "turn_words_redacted": words_redacted,
+                "assistant_turns_blanked": blanked,
+                "request_turn": 1,
+            },
+            "tombstones_added": added,
+            "unit_ids": removed_ids,
+            "turn_ids": sorted(touched_turns),
+            "kept_units_from_request": kept_units,
+        }
+
+    # ------------------------------------------------------------------ retrieval
+
+    def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
+        tokens = tokenize(question)
+        if not tokens:
+            return []
+        hashed = self.tombstones.hash_tokens(sorted(set(tokens)))
+        hashed_set = set(hashed)
+        for stone in self.tombstones.of_kind("conclusion"):
+            if hashed_set & set(stone.hashes):
+                return []  # F4: a question about a suppressed conclusion
+        query = question + (" " + " ".join(hashed) if self.tombstones.items else "")
+        hits = self.store.index.search(query, k=SEARCH_DEPTH)
+        if not hits:
+            return []
+
+        def order(hit: Any) -> tuple[float, int, float]:
+            is_ghost = hit.id.startswith("g")
+            unit = self.store.units.get(hit.id)
+            when = unit.timestamp.timestamp() if unit is not None else 0.0
+            return (-round(hit.score, 9), 0 if is_ghost else 1, -when)
+
+        items: list[RetrievedItem] = []
+        seen_turns: set[str] = set()
+        for hit in sorted(hits, key=order):
+            if hit.id.startswith("g"):
+                break  # anything ranked below a forgotten thing is not returned
+            unit = self.store.units.get(hit.id)
+            if unit is None:
+                continue
+            if self.item_text == "turn":
+                if unit.turn_id in seen_turns:
+                    continue
+                seen_turns.add(unit.turn_id)
+                text = self.store.turns[unit.turn_id].text
+            else:
+                text = unit.text
+            items.append(RetrievedItem(text=text, score=hit.score, store="units", id=unit.id,
+                                       timestamp=unit.timestamp))
+            if len(items) >= self.top_k:
+                break
+        return items
+
+    # ------------------------------------------------------------------ audit & stats
+
+    def dump(self) -> list[StoreRecord]:
+        records = [StoreRecord("turns", t.id, f"{t.role}: {t.text}") for t in self.store.turns.values()]
+        records += [StoreRecord("units", u.id, u.text) for u in self.store.units.values()]
+        records += [StoreRecord("tombstones", s.id, f"{s.kind}: {' '.join(s.hashes)}")
+                    for s in self.tombstones.items.values()]
+        records += [StoreRecord("receipts", f"r{r['request_no']}", json.dumps(r, sort_keys=True))
+                    for r in self.receipts]
+        return records
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "turns": len(self.store.turns),
+            "units": len(self.store.units),
+            "index_entries": len(self.store.index),
+            "tombstones": len(self.tombstones.items),
+            "requests_detected": self._requests,
+            "receipts": list(self.receipts),
+        }

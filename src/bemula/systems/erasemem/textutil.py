@@ -1,0 +1,72 @@
+"""Small text helpers shared by the erasemem modules: sentences, content tokens, spans.
+
+Tokens come from ``bemula.index.tokenize`` so that what we search, delete and hash is
+exactly what the BM25 index sees (same lower-casing, stop words and light stemming).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bemula.index import tokenize
+
+# A sentence ends at . ! ? ; or a dash used as a clause break, followed by space.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+|\n+"
+    r"|,\s+(?:and|but|while|whereas|plus)\s+(?=(?:I|I'm|I’m|I've|my|My|we|our)\b)"
+)
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+
+REDACTED = "[removed]"
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split a turn into clause-like sentences (what a memory unit holds)."""
+    parts = [p.strip() for p in _SENTENCE_END.split(text)]
+    return [p for p in parts if p and any(ch.isalnum() for ch in p)]
+
+
+def content_tokens(text: str) -> list[str]:
+    """The index's tokens for ``text`` (stop words dropped, lightly stemmed)."""
+    return tokenize(text)
+
+
+def token_set(text: str) -> set[str]:
+    return set(tokenize(text))
+
+
+def word_spans(text: str) -> list[tuple[int, int, set[str]]]:
+    """(start, end, normalised tokens) for every word of ``text`` that has any token."""
+    spans: list[tuple[int, int, set[str]]] = []
+    for match in _WORD.finditer(text):
+        toks = set(tokenize(match.group(0)))
+        if toks:
+            spans.append((match.start(), match.end(), toks))
+    return spans
+
+
+def redact_tokens(text: str, tokens: set[str]) -> tuple[str, int]:
+    """Replace every word carrying a token in ``tokens`` by a marker; returns (text, count).
+
+    Adjacent redacted words collapse into one marker so a removed multi-word value leaves
+    no trace of its length.
+    """
+    if not tokens:
+        return text, 0
+    pieces: list[str] = []
+    last = 0
+    count = 0
+    previous_redacted_end = -1
+    for start, end, toks in word_spans(text):
+        if toks & tokens:
+            gap = text[last:start]
+            if previous_redacted_end == last and not gap.strip():
+                last = end  # merge with the marker just written
+            else:
+                pieces.append(gap)
+                pieces.append(REDACTED)
+                last = end
+            previous_redacted_end = end
+            count += 1
+    pieces.append(text[last:])
+    return "".join(pieces), count

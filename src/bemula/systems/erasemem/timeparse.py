@@ -1,0 +1,170 @@
+"""F5: turn a time reference in a forget request into a window, relative to the request.
+
+"What I told you last Tuesday" only means something relative to when it is said, so every
+window is computed from the request turn's timestamp. Results are whole days (the unit in
+which people refer to past conversations) or a count of sessions back ("our previous
+session"). Returns ``None`` when the text has no time reference we understand.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTHS = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+]
+_MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(_MONTHS)} | {"sept": 9}
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple": 2,
+    "a couple of": 2, "few": 3, "a few": 3,
+}
+_NUM = r"(\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_MONTH_RE = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_DAY_RE = r"(\d{1,2})(?:st|nd|rd|th)?"
+
+
+@dataclass(frozen=True)
+class TimeReference:
+    """A window [start, end] (inclusive), or ``sessions_back`` sessions before the current."""
+
+    start: datetime | None = None
+    end: datetime | None = None
+    sessions_back: int | None = None
+    phrase: str = ""
+
+    def contains(self, moment: datetime) -> bool:
+        if self.start is None or self.end is None:
+            return False
+        moment = moment.replace(tzinfo=None) if self.start.tzinfo is None else moment
+        return self.start <= moment <= self.end
+
+
+def _day_window(day: datetime, days: int = 1) -> tuple[datetime, datetime]:
+    start = day.replace(hour=0, minute=0, second=0, microsecond=0)
+    end = start + timedelta(days=days) - timedelta(microseconds=1)
+    return start, end
+
+
+def _number(text: str) -> int:
+    text = text.strip().lower()
+    return int(text) if text.isdigit() else _NUMBER_WORDS.get(text, 1)
+
+
+def _month_number(text: str) -> int:
+    return _MONTH_ABBR[text.lower()[:4] if text.lower().startswith("sept") else text.lower()[:3]]
+
+
+def _dated(now: datetime, month: int, day: int, year: int | None) -> datetime | None:
+    try:
+        when = datetime(year or now.year, month, day, tzinfo=now.tzinfo)
+    except ValueError:
+        return None
+    if year is None and when.date() > now.date():
+        when = when.replace(year=when.year - 1)  # "on December 20" said in March: last year
+    return when
+
+
+def parse_time_reference(text: str, now: datetime) -> TimeReference | None:
+    """The time reference in ``text``, resolved against ``now`` (the request's timestamp)."""
+    low = text.lower()
+    ref = _parse(low, now)
+    if ref is None:
+        return None
+    return TimeReference(ref.start, ref.end, ref.sessions_back, text)
+
+
+def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a flat list of cases
+    # sessions: "session before last", "previous/last session|conversation|chat"
+    if re.search(r"\b(session|conversation|chat|talk)\s+before\s+(the\s+)?last\b", low):
+        return TimeReference(sessions_back=2)
+    m = re.search(r"\b" + _NUM + r"\s+(sessions|conversations|chats)\s+ago\b", low)
+    if m:
+        return TimeReference(sessions_back=_number(m.group(1)))
+    if re.search(r"\b(previous|last|prior|earlier)\s+(session|conversation|chat|talk)\b", low):
+        return TimeReference(sessions_back=1)
+
+    # ISO date
+    m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", low)
+    if m:
+        when = _dated(now, int(m.group(2)), int(m.group(3)), int(m.group(1)))
+        if when:
+            return TimeReference(*_day_window(when))
+    # "March 3rd[, 2026]" / "3 March [2026]" / "the 3rd of March"
+    m = re.search(r"\b" + _MONTH_RE + r"\.?\s+" + _DAY_RE + r"\b(?:,?\s*(\d{4}))?", low)
+    if m:
+        when = _dated(now, _month_number(m.group(1)), int(m.group(2)), int(m.group(3)) if m.group(3) else None)
+        if when:
+            return TimeReference(*_day_window(when))
+    m = re.search(r"\b" + _DAY_RE + r"\s+(?:of\s+)?" + _MONTH_RE + r"\b(?:,?\s*(\d{4}))?", low)
+    if m:
+        when = _dated(now, _month_number(m.group(2)), int(m.group(1)), int(m.group(3)) if m.group(3) else None)
+        if when:
+            return TimeReference(*_day_window(when))
+    # numeric m/d
+    m = re.search(r"\bon\s+(\d{1,2})/(\d{1,2})(?:/(\d{2,4}))?\b", low)
+    if m:
+        year = int(m.group(3)) if m.group(3) else None
+        if year is not None and year < 100:
+            year += 2000
+        when = _dated(now, int(m.group(1)), int(m.group(2)), year)
+        if when:
+            return TimeReference(*_day_window(when))
+
+    if "day before yesterday" in low:
+        return TimeReference(*_day_window(now - timedelta(days=2)))
+    if re.search(r"\byesterday\b", low):
+        return TimeReference(*_day_window(now - timedelta(days=1)))
+    if re.search(r"\b(today|this morning|this afternoon|this evening|tonight)\b", low):
+        return TimeReference(*_day_window(now))
+    m = re.search(r"\b" + _NUM + r"\s+days?\s+ago\b", low)
+    if m:
+        return TimeReference(*_day_window(now - timedelta(days=_number(m.group(1)))))
+    m = re.search(r"\b" + _NUM + r"\s+weeks?\s+ago\b", low)
+    if m:
+        start, _ = _day_window(now - timedelta(weeks=_number(m.group(1))))
+        monday = start - timedelta(days=start.weekday())
+        return TimeReference(*_day_window(monday, 7))
+    # weekdays: "last Tuesday", "on Tuesday", "Tuesday"
+    m = re.search(r"\b(?:(last|this past|past|previous|on|this)\s+)?(" + "|".join(_WEEKDAYS) + r")\b", low)
+    if m:
+        target = _WEEKDAYS.index(m.group(2))
+        back = (now.weekday() - target) % 7
+        if back == 0:
+            back = 7 if (m.group(1) or "") in {"last", "past", "this past", "previous", "on", ""} else 0
+        return TimeReference(*_day_window(now - timedelta(days=back)))
+    if re.search(r"\b(last|previous|past)\s+weekend\b", low) or "this weekend" in low:
+        back = (now.weekday() - 5) % 7 or 7
+        return TimeReference(*_day_window(now - timedelta(days=back), 2))
+    if re.search(r"\b(last|previous)\s+week\b", low):
+        start, _ = _day_window(now - timedelta(days=7))
+        monday = start - timedelta(days=start.weekday())
+        return TimeReference(*_day_window(monday, 7))
+    if re.search(r"\b(past|last)\s+" + _NUM + r"\s+days\b", low):
+        m = re.search(r"\b(?:past|last)\s+" + _NUM + r"\s+days\b", low)
+        assert m is not None
+        n = _number(m.group(1))
+        start, _ = _day_window(now - timedelta(days=n))
+        _, end = _day_window(now)
+        return TimeReference(start, end)
+    if re.search(r"\bthis week\b", low):
+        start, _ = _day_window(now)
+        monday = start - timedelta(days=start.weekday())
+        return TimeReference(*_day_window(monday, 7))
+    if re.search(r"\b(last|previous)\s+month\b", low):
+        first_this = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+        last_prev = first_this - timedelta(days=1)
+        start = last_prev.replace(day=1)
+        return TimeReference(start, first_this - timedelta(microseconds=1))
+    m = re.search(r"\b(?:in|during|back in)\s+" + _MONTH_RE + r"\b", low)
+    if m:
+        month = _month_number(m.group(1))
+        year = now.year if month <= now.month else now.year - 1
+        start = datetime(year, month, 1, tzinfo=now.tzinfo)
+        nxt = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=now.tzinfo)
+        return TimeReference(start, nxt - timedelta(microseconds=1))
+    return None

@@ -1,0 +1,62 @@
+"""Content-free tombstones: salted hashes of the normalised tokens of what was forgotten.
+
+Why tombstones at all: after deletion, a question about the forgotten item would otherwise
+fall through to the next-best memory (a same-category neighbour, a source of an inferred
+conclusion) and the backbone would answer with that. A tombstone lets retrieval *recognise*
+a question about something forgotten — "this question is more about a deleted thing than
+about anything still stored" — and return nothing, without keeping the deleted text.
+
+Each token is hashed with a per-memory random salt (BLAKE2b, 8 bytes), so a tombstone
+cannot be reversed by hashing a dictionary of likely values without the salt, and the
+stored strings contain no word of the original. Hashes are written as ``t<hex>x`` so the
+BM25 tokenizer keeps each one as a single term that its stemmer leaves alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+
+from bemula.index import tokenize
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """One forgotten thing: hashed tokens, what kind of thing it was, when it was forgotten."""
+
+    id: str
+    kind: str  # "unit" (a deleted memory unit), "value" (F6 old value), "conclusion" (F4)
+    hashes: tuple[str, ...]
+    request_no: int
+
+
+@dataclass
+class TombstoneSet:
+    """The tombstones of one memory, with the salt that makes their hashes unlinkable."""
+
+    salt: bytes = field(default_factory=lambda: os.urandom(16))
+    items: dict[str, Tombstone] = field(default_factory=dict)
+
+    def hash_token(self, token: str) -> str:
+        digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8, key=self.salt).hexdigest()
+        return f"t{digest}x"
+
+    def hash_tokens(self, tokens: list[str] | set[str] | tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(self.hash_token(t) for t in tokens)
+
+    def hash_text(self, text: str) -> tuple[str, ...]:
+        return self.hash_tokens(tokenize(text))
+
+    def add(self, kind: str, tokens: list[str] | tuple[str, ...], request_no: int) -> Tombstone | None:
+        if not tokens:
+            return None
+        stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no)
+        self.items[stone.id] = stone
+        return stone
+
+    def of_kind(self, kind: str) -> list[Tombstone]:
+        return [t for t in self.items.values() if t.kind == kind]
+
+    def copy(self) -> TombstoneSet:
+        return TombstoneSet(self.salt, dict(self.items))

@@ -1,0 +1,65 @@
+"""Runs with an LLM backbone against the scripted fake OpenAI-compatible server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bemula.llm.fake_server import Fault, FakeOpenAIServer, ScriptedResponder
+from bemula.run.runner import RunConfig, run_benchmark
+from bemula.run.store import read_answers
+
+SECRET = "sk-test-0123456789abcdefSECRET"
+
+
+def _config(data: Path, out: Path, server: FakeOpenAIServer, **kw) -> RunConfig:
+    return RunConfig(
+        data=data, out=out, system=kw.pop("system", "naive-rag"), backbone="openai", model="fake-model",
+        base_url=server.base_url, llm_cache=out.parent / "llm-cache.sqlite",
+        llm_options={"max_retries": 0}, instances=["tiny-a"], **kw,
+    )
+
+
+def test_api_key_never_reaches_the_run_folder(
+    tiny_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BEMULA_API_KEY", SECRET)
+    with FakeOpenAIServer(ScriptedResponder([], then="I don't have that information.")) as server:
+        run_benchmark(_config(tiny_data, tmp_path / "run", server), progress=False)
+    meta_text = (tmp_path / "run" / "meta.json").read_text()
+    assert '"api_key_set": true' in meta_text  # the key was used...
+    for path in (tmp_path / "run").rglob("*"):
+        if path.is_file():
+            assert SECRET not in path.read_text(errors="replace"), path  # ...and written nowhere
+
+
+def test_backbone_errors_are_recorded_then_reattempted_on_resume(tiny_data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    failing = ScriptedResponder([Fault("http500")] * 5, then="Biscuit.")
+    with FakeOpenAIServer(failing) as server:
+        first = run_benchmark(_config(tiny_data, out, server), progress=False)
+    assert first.errors == 5 and first.questions_answered == 24
+    records = read_answers(out / "answers.jsonl")
+    errored = [r for r in records.values() if r.error]
+    assert len(errored) == 5 and all(r.answer == "" and "500" in r.error for r in errored)
+
+    with FakeOpenAIServer(ScriptedResponder([], then="Biscuit.")) as server:
+        second = run_benchmark(_config(tiny_data, out, server), progress=False)
+        assert len(server.chat_requests()) == 5  # only the failed questions are asked again
+    assert second.questions_answered == 5 and second.errors == 0
+    final = read_answers(out / "answers.jsonl")
+    assert len(final) == 24 and not any(r.error for r in final.values())
+
+
+def test_full_context_gives_the_llm_the_whole_history(tiny_data: Path, tmp_path: Path) -> None:
+    with FakeOpenAIServer(ScriptedResponder([], then="ok")) as server:
+        run_benchmark(
+            _config(tiny_data, tmp_path / "run", server, system="full-context", context_window=100_000),
+            progress=False,
+        )
+        prompts = [body["messages"][1]["content"] for body in server.chat_requests()]
+    record = read_answers(tmp_path / "run" / "answers.jsonl")[("tiny-a", "Q01")]
+    assert record.retrieved_total == 32 and len(record.retrieved) == 20  # recorded items are capped
+    assert all(p.startswith("MEMORY (32 items):") for p in prompts)  # the prompt is not
+    assert all("[1] 2026-03-02 09:15 (history) user: Morning!" in p for p in prompts)

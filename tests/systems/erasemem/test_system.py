@@ -1,0 +1,179 @@
+"""erasemem end to end on hand-made dialogues: one scenario per request type.
+
+Each scenario checks the three things BEMULA measures, with the retrieval probe as the
+answerer: the forgotten item is gone (no store holds its value, questions about it get
+nothing relevant), untargeted neighbours are still answered, and facts stated after the
+request are learned.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bemula.backbones import NOT_AVAILABLE, ProbeBackbone
+from bemula.systems.base import SystemContext, TurnEvent, create_system
+from bemula.systems.erasemem import EraseMem
+
+T0 = datetime(2026, 3, 2, 9, 0)  # a Monday
+PROBE = ProbeBackbone()
+
+BASE = [
+    ("S1", 0, "user", "Hi there! My home address is 14 Larkspur Lane."),
+    ("S1", 0, "assistant", "Thanks, 14 Larkspur Lane is noted."),
+    ("S1", 0, "user", "I'm allergic to penicillin. I'm also allergic to walnuts."),
+    ("S1", 0, "assistant", "Got it: penicillin and walnuts."),
+    ("S1", 0, "user", "My phone number is 555-0147."),
+    ("S2", 1, "user", "I work as a welder at Hadley Forge."),
+    ("S2", 1, "assistant", "Welding at Hadley Forge sounds demanding."),
+    ("S2", 1, "user", "My blood type is AB negative."),
+    ("S2", 1, "user", "I drink espresso every morning before work."),
+    ("S3", 3, "user", "My sister Marguerite lives in Tromso."),
+    ("S3", 3, "assistant", "Tromso must be cold!"),
+    ("S3", 3, "user", "My favourite board game is Carcassonne."),
+]
+
+
+def make(tmp_path: Path) -> EraseMem:
+    system = create_system("erasemem", SystemContext(workdir=tmp_path))
+    assert isinstance(system, EraseMem)
+    return system
+
+
+def feed(system: EraseMem, turns: list[tuple[str, int, str, str]]) -> None:
+    for i, (sid, day, role, text) in enumerate(turns):
+        system.ingest(TurnEvent(role, text, sid, T0 + timedelta(days=day, minutes=i)))
+
+
+def ask(system: EraseMem, question: str) -> str:
+    return PROBE.answer(question, system.retrieve(question)).text
+
+
+def residue(system: EraseMem, *words: str) -> list[str]:
+    found = []
+    for record in system.dump():
+        for word in words:
+            if word.lower() in record.text.lower():
+                found.append(f"{record.store}/{record.id}: {word}")
+    return found
+
+
+def test_f1_single_fact(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [
+        ("S4", 7, "user", "Could you wipe the fact that I'm allergic to penicillin from your memory?"),
+        ("S4", 7, "assistant", "Done - I've removed your penicillin allergy."),
+        ("S5", 9, "user", "I recently found out I'm allergic to latex too."),
+    ])
+    assert residue(s, "penicillin") == []
+    assert ask(s, "What medicine am I allergic to?") == NOT_AVAILABLE
+    assert ask(s, "Am I allergic to penicillin?") == NOT_AVAILABLE
+    assert "walnuts" in ask(s, "Am I allergic to walnuts?")
+    assert "latex" in ask(s, "What material did I find out I'm allergic to recently?")
+    assert "AB negative" in ask(s, "What is my blood type?")
+    receipt = s.stats()["receipts"][0]
+    assert receipt["request_kind"] == "F1" and receipt["removed"]["units"] == 1
+
+
+def test_f2_several_named_facts(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [
+        ("S4", 7, "user", "Please erase my home address as well as my phone number."),
+        ("S4", 7, "assistant", "Both removed: 14 Larkspur Lane and 555-0147 are gone."),
+    ])
+    assert residue(s, "Larkspur", "0147") == []
+    assert ask(s, "What's my home address?") == NOT_AVAILABLE
+    assert ask(s, "What number can people call me on? My phone number, I mean.") == NOT_AVAILABLE
+    assert "Hadley Forge" in ask(s, "Where do I work?")
+    assert s.stats()["receipts"][0]["removed"]["units"] == 2
+
+
+def test_f3_category(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [
+        ("S4", 7, "user", "I'd like you to delete anything you know about my medical situation."),
+        ("S4", 7, "assistant", "Understood, all your health details are erased."),
+        ("S5", 8, "user", "My physiotherapist says my knee is healing well."),
+    ])
+    assert residue(s, "penicillin", "walnuts", "AB negative") == []
+    assert ask(s, "What is my blood type?") == NOT_AVAILABLE
+    assert ask(s, "What am I allergic to?") == NOT_AVAILABLE
+    assert "Hadley Forge" in ask(s, "Where do I work as a welder?")
+    assert "Carcassonne" in ask(s, "What is my favourite board game?")
+    assert "knee" in ask(s, "What did my physiotherapist say about my knee?")
+
+
+def test_f4_conclusion_is_suppressed_sources_stay(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [
+        ("S4", 7, "user", "Please don't draw any conclusions about my daily commute."),
+        ("S4", 7, "assistant", "Okay, I won't infer anything about your commute."),
+    ])
+    assert ask(s, "How long is my daily commute from home to work?") == NOT_AVAILABLE
+    assert "Hadley Forge" in ask(s, "Where do I work?")
+    assert "Larkspur" in ask(s, "What is my home address?")
+
+
+def test_f5_time_window(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [
+        # day 7 is Monday 2026-03-09; "last Tuesday" = 2026-03-03 = day 1 (session S2)
+        ("S4", 7, "user", "Forget everything I told you last Tuesday, please."),
+        ("S4", 7, "assistant", "Sure, that conversation is gone."),
+    ])
+    assert residue(s, "Hadley", "AB negative", "espresso") == []
+    assert ask(s, "What is my blood type?") == NOT_AVAILABLE
+    assert ask(s, "Where do I work as a welder?") == NOT_AVAILABLE
+    assert "Larkspur" in ask(s, "What is my home address?")
+    assert "Marguerite" in ask(s, "Where does my sister Marguerite live?")
+
+
+def test_f5_previous_session(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [("S4", 7, "user", "Erase what I said in our previous session.")])
+    assert residue(s, "Marguerite", "Carcassonne") == []
+    assert "AB negative" in ask(s, "What is my blood type?")
+
+
+def test_f6_replacement_keeps_new_value(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [
+        ("S4", 7, "user", "I don't drink espresso anymore, I switched to green tea. Forget the espresso."),
+        ("S4", 7, "assistant", "Noted, no more espresso - green tea it is."),
+    ])
+    assert residue(s, "espresso") == []
+    answer = ask(s, "What do I drink every morning?")
+    assert "green tea" in answer and "espresso" not in answer
+    assert ask(s, "Do I still drink espresso?") == NOT_AVAILABLE
+    assert "Hadley Forge" in ask(s, "Where do I work?")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Don't forget my dentist appointment on Friday.", "I forgot my keys at Hadley Forge again."],
+)
+def test_non_requests_delete_nothing(tmp_path: Path, text: str) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [("S4", 7, "user", text)])
+    assert s.stats()["receipts"] == []
+    assert "Hadley Forge" in ask(s, "Where do I work as a welder?")
+
+
+def test_fork_is_independent(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE)
+    other = s.fork()
+    feed(other, [("S4", 7, "user", "Please forget my blood type.")])
+    assert ask(other, "What is my blood type?") == NOT_AVAILABLE
+    assert "AB negative" in ask(s, "What is my blood type?")
+
+
+def test_tombstones_hold_no_text(tmp_path: Path) -> None:
+    s = make(tmp_path)
+    feed(s, BASE + [("S4", 7, "user", "Please forget my blood type.")])
+    stones = [r.text for r in s.dump() if r.store == "tombstones"]
+    assert stones and all("negative" not in t.lower() and "blood" not in t.lower() for t in stones)
+    receipts = [r.text for r in s.dump() if r.store == "receipts"]
+    assert receipts and all("negative" not in t.lower() for t in receipts)

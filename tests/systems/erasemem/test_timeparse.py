@@ -1,0 +1,60 @@
+"""F5 time windows, worked out by hand relative to Thursday 2026-03-12 15:00."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from bemula.systems.erasemem.timeparse import parse_time_reference
+
+NOW = datetime(2026, 3, 12, 15, 0)  # a Thursday
+
+
+def _day(y: int, m: int, d: int) -> tuple[datetime, datetime]:
+    return datetime(y, m, d), datetime(y, m, d, 23, 59, 59, 999999)
+
+
+@pytest.mark.parametrize(
+    ("phrase", "expected"),
+    [
+        ("what I told you yesterday", _day(2026, 3, 11)),
+        ("what I said two days ago", _day(2026, 3, 10)),
+        ("everything from 3 days ago", _day(2026, 3, 9)),
+        ("what I told you last Tuesday", _day(2026, 3, 10)),
+        ("what I said on Monday", _day(2026, 3, 9)),
+        ("our chat on March 3rd", _day(2026, 3, 3)),
+        ("what I mentioned on 7 February", _day(2026, 2, 7)),
+        ("the conversation on 2026-01-15", _day(2026, 1, 15)),
+        ("earlier today", _day(2026, 3, 12)),
+        ("the day before yesterday", _day(2026, 3, 10)),
+        ("last week", (datetime(2026, 3, 2), datetime(2026, 3, 8, 23, 59, 59, 999999))),
+    ],
+)
+def test_windows(phrase: str, expected: tuple[datetime, datetime]) -> None:
+    ref = parse_time_reference(phrase, NOW)
+    assert ref is not None, phrase
+    assert (ref.start, ref.end) == expected
+
+
+def test_last_weekday_on_same_weekday_goes_back_a_week() -> None:
+    ref = parse_time_reference("what I said last Thursday", NOW)
+    assert ref is not None and (ref.start, ref.end) == _day(2026, 3, 5)
+
+
+def test_sessions_back() -> None:
+    ref = parse_time_reference("what I said in our previous session", NOW)
+    assert ref is not None and ref.sessions_back == 1
+    ref = parse_time_reference("everything from our last conversation", NOW)
+    assert ref is not None and ref.sessions_back == 1
+    ref = parse_time_reference("everything from the session before last", NOW)
+    assert ref is not None and ref.sessions_back == 2
+
+
+def test_no_time_reference() -> None:
+    assert parse_time_reference("my favourite colour", NOW) is None
+
+
+def test_month_in_the_future_means_last_year() -> None:
+    ref = parse_time_reference("what I said on December 20", NOW)
+    assert ref is not None and (ref.start, ref.end) == _day(2025, 12, 20)

@@ -35,11 +35,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from bemula.dataset import Dataset
 from bemula.index.lexical import STOPWORDS
-from bemula.model import Instance, Suite, Version
+from bemula.model import Instance, Profile, Question, Request, Suite, Version
 from bemula.run.dumps import DUMPS_DIR, dump_path, read_dump
 from bemula.run.meta import read_meta
+from bemula.run.runner import load_instance
 from bemula.run.store import ANSWERS_NAME, read_answers
 from bemula.systems.base import StoreRecord
 
@@ -59,9 +62,10 @@ class AuditError(RuntimeError):
 
 def normalize(text: str) -> str:
     """Lower case, accents dropped, every run of non-alphanumerics one space."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    ascii_text = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-    return _NON_WORD.sub(" ", ascii_text).strip()
+    if not text.isascii():
+        decomposed = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _NON_WORD.sub(" ", text.lower()).strip()
 
 
 def distinctive_tokens(normalized_value: str) -> list[str]:
@@ -133,7 +137,28 @@ def _fold(text: str) -> str:
     return "".join(out)
 
 
-def protected_values(instance: Instance) -> list[ProtectedValue]:
+class AuditView(BaseModel):
+    """What the audit needs of an instance: no dialogues (they are most of the file)."""
+
+    model_config = ConfigDict(extra="ignore")
+    id: str
+    profile: Profile
+    requests: list[Request]
+    questions: list[Question]
+
+    def questions_for(self, version: Version) -> list[Question]:
+        return [q for q in self.questions if q.version == version]
+
+
+def load_view(dataset: Dataset, instance_id: str) -> AuditView:
+    try:
+        return AuditView.model_validate_json(dataset.path(instance_id).read_bytes())
+    except (ValidationError, OSError):
+        dataset.load(instance_id)  # raises the error naming file and location
+        raise
+
+
+def protected_values(instance: Instance | AuditView) -> list[ProtectedValue]:
     """Each forget request's protected values, from its efficacy and attack questions."""
     types = {r.id: r.type.value for r in instance.requests}
     fact_forms: list[list[str]] = [
@@ -169,35 +194,48 @@ class Residue:
     snippet: str
 
 
-def scan(instance_id: str, values: list[ProtectedValue], records: Iterable[StoreRecord]) -> list[Residue]:
-    """Every (value, record) pair where a protected value sits in a store record."""
-    residues: list[Residue] = []
+def _candidates(values: list[ProtectedValue]) -> dict[str, list[int]]:
+    """word -> indexes of the values a record containing that word might match: the first
+    word of each exact/alias form, and every distinctive token (a record without any of a
+    value's trigger words cannot match it, so most (record, value) pairs are never tried)."""
+    index: dict[str, list[int]] = defaultdict(list)
+    for i, pv in enumerate(values):
+        triggers = {form.split()[0] for form, _ in pv._forms if form} | set(pv._tokens)
+        for word in triggers:
+            index[word].append(i)
+    return index
+
+
+def _matches(values: list[ProtectedValue], records: Iterable[StoreRecord]):
+    """Yield (record, value, kind) for every value sitting in a record."""
+    index = _candidates(values)
     for record in records:
         norm = normalize(record.text)
-        padded = f" {norm} "
         words = set(norm.split())
-        for pv in values:
-            kind = pv.match(padded, words)
+        candidates = sorted({i for w in words & index.keys() for i in index[w]})
+        if not candidates:
+            continue
+        padded = f" {norm} "
+        for i in candidates:
+            kind = values[i].match(padded, words)
             if kind is not None:
-                residues.append(
-                    Residue(
-                        instance_id, pv.request_id, pv.request_type, pv.value, kind,
-                        record.store, record.id, pv.snippet(record.text, kind),
-                    )
-                )
-    return residues
+                yield record, values[i], kind
+
+
+def scan(instance_id: str, values: list[ProtectedValue], records: Iterable[StoreRecord]) -> list[Residue]:
+    """Every (value, record) pair where a protected value sits in a store record."""
+    return [
+        Residue(
+            instance_id, pv.request_id, pv.request_type, pv.value, kind,
+            record.store, record.id, pv.snippet(record.text, kind),
+        )
+        for record, pv, kind in _matches(values, records)
+    ]
 
 
 def found_values(values: list[ProtectedValue], records: Iterable[StoreRecord]) -> set[tuple[str, str]]:
     """(request id, value) pairs that appear anywhere in ``records``."""
-    hits: set[tuple[str, str]] = set()
-    for record in records:
-        norm = normalize(record.text)
-        padded, words = f" {norm} ", set(norm.split())
-        for pv in values:
-            if (pv.request_id, pv.value) not in hits and pv.match(padded, words):
-                hits.add((pv.request_id, pv.value))
-    return hits
+    return {(pv.request_id, pv.value) for _, pv, _ in _matches(values, records)}
 
 
 # --------------------------------------------------------------------------- the run-level audit
@@ -274,14 +312,13 @@ def audit_run(run: Path | str, *, data: Path | str | None = None) -> AuditSummar
     tmp = run / (RESIDUES_NAME + ".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
         for instance_id in ids:
-            instance = dataset.load(instance_id)
-            values = protected_values(instance)
+            values = protected_values(load_view(dataset, instance_id))
             summary.values_protected += len(values)
             forget_path = dump_path(run, instance_id, Version.FORGET)
             if forget_path.exists():
                 records = read_dump(forget_path)
             else:
-                records = _reingest(meta, data_path, instance, Version.FORGET)
+                records = _reingest(meta, data_path, load_instance(dataset, instance_id), Version.FORGET)
                 summary.instances_reingested += 1
             for record in records:
                 stores.setdefault(record.store, StoreSummary(record.store)).records += 1

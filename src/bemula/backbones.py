@@ -144,8 +144,21 @@ class ProbeBackbone(Backbone):
         return cached
 
     def scores(self, question: str, retrieved: Sequence[RetrievedItem]) -> list[float]:
-        focus = question_focus(question)
-        return [relevance(focus, self._tokens(item.text)) for item in retrieved]
+        """``relevance`` of every item (inlined: full-context hands over hundreds per question)."""
+        focus = [(tokens, len(tokens)) for tokens in question_focus(question) if tokens]
+        cache = self._token_cache
+        out: list[float] = []
+        for item in retrieved:
+            item_tokens = cache.get(item.text)
+            if item_tokens is None:
+                item_tokens = self._tokens(item.text)
+            best = 0.0
+            for tokens, n in focus:
+                share = len(tokens & item_tokens) / n
+                if share > best:
+                    best = share
+            out.append(best)
+        return out
 
     def answer(
         self, question: str, retrieved: list[RetrievedItem], now: datetime | None = None

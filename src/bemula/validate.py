@@ -29,6 +29,7 @@ version-differs      forget and control differ outside a request <-> neutral exc
 segment              segment / request_id annotations inconsistent with the version
 request-turn         a request's turn is not a user turn marked segment=request for it
 request-text         a request's text is not the text of its turn
+request-wording      a request's text has no removal verb (forget, delete, erase, remove, ...)
 request-type         the request's fields do not fit its type (targets, new value, ...)
 target-not-stated    a target (F4: a source) is not stated in a session before the request
 derived-stated       a derived conclusion is annotated as stated in the dialogue
@@ -43,6 +44,8 @@ f6-new-value         an F6 request has no new value or its text does not state i
 relearning           a relearning fact is not stated (only) after its request
 question-version     a question is on the wrong version for its suite
 question-ref         a question lacks, or has the wrong, request / fact for its suite
+question-leak        a question (other than a boolean attack) contains its own fact's value
+value-clash          a forget-version question expects a value another question protects
 preservation-target  a preservation question asks about a fact some request removes
 probe                a control probe is missing, differs from its question, or does not link back
 frame                a frame on a non-attack question, or an attack question without one
@@ -55,10 +58,12 @@ duplicate-filler     a filler turn repeats another turn of the instance verbatim
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +81,7 @@ from bemula.dataset import (
 )
 from bemula.model import (
     FORMAT_VERSION,
+    AttackFrame,
     DerivedFact,
     Fact,
     GoldKind,
@@ -94,6 +100,12 @@ from bemula.model import (
 MAX_SCHEMA_ERRORS_PER_FILE = 20
 EXCHANGE_SEGMENTS = (Segment.REQUEST, Segment.CONFIRMATION)
 PROBED_SUITES = (Suite.EFFICACY, Suite.PRESERVATION, Suite.ATTACK)
+#: SPEC §1: "every request must state removal unambiguously" — one of these must appear
+REMOVAL_WORDS = re.compile(
+    r"\b(forget|forgetting|delete|erase|remove|wipe|drop|discard|purge|scrub|clear|"
+    r"stop (using|keeping|storing)|(don't|do not|never) (keep|store|use|remember))\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -369,9 +381,8 @@ class _Totals:
         c["turns_per_version"] += inst.forget.n_turns
         c["atomic_facts"] += len(inst.profile.facts)
         c["derived_facts"] += len(inst.profile.derived_facts)
-        c["sensitive_facts"] += sum(
-            1 for f in [*inst.profile.facts, *inst.profile.derived_facts] if f.sensitivity.value != "low"
-        )
+        # SPEC/issue #2: "2,993 atomic facts with 1,056 medium/high sensitivity" -> atomic only
+        c["sensitive_facts"] += sum(1 for f in inst.profile.facts if f.sensitivity.value != "low")
         c["requests"] += len(inst.requests)
         for r in inst.requests:
             c["requests_by_type"][r.type.value] += 1
@@ -422,6 +433,15 @@ def _ts(dt: datetime) -> float:
     return (dt - _EPOCH).total_seconds() if dt.tzinfo is None else dt.timestamp()
 
 
+@lru_cache(maxsize=4096)
+def _words_pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """Case-insensitive match of any form as whole words (longest form first)."""
+    cleaned = sorted({f.strip() for f in forms if f.strip()}, key=len, reverse=True)
+    if not cleaned:
+        return re.compile(r"(?!)")  # matches nothing
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, cleaned)) + r")(?!\w)", re.I)
+
+
 def _article(phrase: str) -> str:
     return ("an " if phrase[:1].lower() in "aeiouf" else "a ") + phrase
 
@@ -463,13 +483,14 @@ class _InstanceChecker:
         # forget-version turn positions and where each fact is stated (user or assistant)
         self.turn_pos: dict[str, _Pos] = {}
         self.stated: dict[str, list[_Pos]] = {}
-        seq = 0
+        self.flat: list[tuple[_Pos, Turn, str]] = []  # forget turns in order, with casefolded text
         for si, s in enumerate(instance.forget.sessions):
             for ti, t in enumerate(s.turns):
-                self.turn_pos.setdefault(t.id, _Pos(si, ti, seq))
+                pos = _Pos(si, ti, len(self.flat))
+                self.flat.append((pos, t, t.text.casefold()))
+                self.turn_pos.setdefault(t.id, pos)
                 for fid in t.annotations.facts:
-                    self.stated.setdefault(fid, []).append(_Pos(si, ti, seq))
-                seq += 1
+                    self.stated.setdefault(fid, []).append(pos)
 
     # ------------------------------------------------------------------ helpers
 
@@ -507,24 +528,29 @@ class _InstanceChecker:
     # ------------------------------------------------------------------ ids
 
     def check_unique_ids(self) -> None:
-        def dup(items: Iterable[tuple[str, str]], what: str) -> None:
-            first: dict[str, str] = {}
-            for ident, loc in items:
+        def dup(items: Iterable[tuple[str, str, tuple[int, ...]]], what: str) -> None:
+            """items: (id, location template, indexes); locations are only built for duplicates."""
+            first: dict[str, tuple[str, tuple[int, ...]]] = {}
+            for ident, template, idx in items:
                 if ident in first:
-                    self.add(loc, "duplicate-id", f"{what} id {ident!r} already used at {first[ident]}")
+                    where, at = first[ident]
+                    self.add(template.format(*idx), "duplicate-id",
+                             f"{what} id {ident!r} already used at {where.format(*at)}")
                 else:
-                    first[ident] = loc
+                    first[ident] = (template, idx)
 
         p = self.inst.profile
-        dup([(f.id, f"$.profile.facts[{i}].id") for i, f in enumerate(p.facts)]
-            + [(d.id, f"$.profile.derived_facts[{i}].id") for i, d in enumerate(p.derived_facts)], "fact")
+        dup([(f.id, "$.profile.facts[{}].id", (i,)) for i, f in enumerate(p.facts)]
+            + [(d.id, "$.profile.derived_facts[{}].id", (i,)) for i, d in enumerate(p.derived_facts)], "fact")
         for version in Version:
             dialogue = self.inst.dialogue(version)
-            dup([(s.id, f"$.{version.value}.sessions[{i}].id") for i, s in enumerate(dialogue.sessions)], "session")
-            dup([(t.id, f"$.{version.value}.sessions[{i}].turns[{j}].id")
-                 for i, s in enumerate(dialogue.sessions) for j, t in enumerate(s.turns)], "turn")
-        dup([(r.id, f"$.requests[{i}].id") for i, r in enumerate(self.inst.requests)], "request")
-        dup([(q.id, f"$.questions[{i}].id") for i, q in enumerate(self.inst.questions)], "question")
+            name = version.value
+            dup([(s.id, f"$.{name}.sessions[{{}}].id", (i,)) for i, s in enumerate(dialogue.sessions)], "session")
+            turn_template = f"$.{name}.sessions[{{}}].turns[{{}}].id"
+            dup(((t.id, turn_template, (i, j)) for i, s in enumerate(dialogue.sessions) for j, t in enumerate(s.turns)),
+                "turn")
+        dup([(r.id, "$.requests[{}].id", (i,)) for i, r in enumerate(self.inst.requests)], "request")
+        dup([(q.id, "$.questions[{}].id", (i,)) for i, q in enumerate(self.inst.questions)], "question")
 
     def check_derived(self) -> None:
         for i, d in enumerate(self.inst.profile.derived_facts):
@@ -562,10 +588,13 @@ class _InstanceChecker:
 
     def check_turn_annotations(self) -> None:
         for version in Version:
+            name = version.value
             for si, s in enumerate(self.inst.dialogue(version).sessions):
                 for ti, t in enumerate(s.turns):
-                    loc = f"$.{version.value}.sessions[{si}].turns[{ti}].annotations"
                     a = t.annotations
+                    if not a.facts and a.segment is None and a.request_id is None:
+                        continue  # the common case: nothing to check
+                    loc = f"$.{name}.sessions[{si}].turns[{ti}].annotations"
                     for k, fid in enumerate(a.facts):
                         if fid not in self.facts and fid not in self.derived:
                             self.add(f"{loc}.facts[{k}]", "unknown-ref", f"turn {t.id} states unknown fact {fid!r}")
@@ -584,6 +613,16 @@ class _InstanceChecker:
                         self.add(f"{loc}.segment", "segment", f"request turn {t.id} must be a user turn")
                     elif a.segment == Segment.CONFIRMATION and t.role != Role.ASSISTANT:
                         self.add(f"{loc}.segment", "segment", f"confirmation turn {t.id} must be an assistant turn")
+                    elif a.segment == Segment.CONFIRMATION:
+                        prev = s.turns[ti - 1].annotations if ti > 0 else None
+                        if prev is None or prev.segment != Segment.REQUEST or prev.request_id != a.request_id:
+                            self.add(f"{loc}.segment", "segment",
+                                     f"confirmation turn {t.id} does not directly follow the turn making {a.request_id}")
+                    elif a.segment == Segment.REQUEST:
+                        r = self.requests.get(a.request_id or "")
+                        if r is not None and r.turn_id != t.id:
+                            self.add(f"{loc}.request_id", "request-turn",
+                                     f"turn {t.id} is marked as making {r.id}, whose turn is {r.turn_id}")
 
     def check_alignment(self) -> None:
         """Forget and control: same sessions and turns; text differs only at exchanges."""
@@ -679,6 +718,9 @@ class _InstanceChecker:
                          f"turn {turn.id} must be a user turn with segment 'request' and request_id {r.id!r}")
             if _norm(r.text) not in _norm(turn.text):
                 self.add(f"{loc}.text", "request-text", f"request {r.id}'s text is not the text of turn {turn.id}")
+        if not REMOVAL_WORDS.search(r.text):
+            self.add(f"{loc}.text", "request-wording",
+                     f"request {r.id} does not say to forget/delete/erase/remove/drop anything: {r.text!r}")
         self._check_request_fields(loc, r)
         targets: list[tuple[int, Fact | DerivedFact]] = []
         for j, fid in enumerate(r.target_fact_ids):
@@ -785,27 +827,44 @@ class _InstanceChecker:
         The request's own exchange is exempt (an F6 request names the old value), and so are
         F4 sources, which may legitimately stay.
         """
-        for i, r in enumerate(self.inst.requests):
+        # one casefolded string of all forget turns; a regex scan of it beats a loop per turn
+        starts: list[int] = []
+        offset = 0
+        for _, _, folded in self.flat:
+            starts.append(offset)
+            offset += len(folded) + 1
+        joined = "\x00".join(folded for _, _, folded in self.flat)
+        for r in self.inst.requests:
             rpos = self.turn_pos.get(r.turn_id)
-            if rpos is None:
+            if rpos is None or rpos.seq + 1 >= len(self.flat):
                 continue
+            hits: dict[tuple[int, str], str] = {}  # (turn seq, fact id) -> how
+            by_form: dict[str, list[str]] = {}
             for fid in r.target_fact_ids:
                 target = self.target(fid)
                 if target is None:
                     continue
-                forms = sorted({x.strip() for x in target.accepted if x.strip()}, key=len, reverse=True)
-                pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, forms)) + r")(?!\w)", re.I)
-                seq = 0
-                for si, s in enumerate(self.inst.forget.sessions):
-                    for ti, t in enumerate(s.turns):
-                        seq += 1
-                        if seq - 1 <= rpos.seq or t.annotations.segment is not None:
-                            continue
-                        stated = fid in t.annotations.facts
-                        if stated or pattern.search(t.text):
-                            how = "states" if stated else "mentions"
-                            self.add(f"$.forget.sessions[{si}].turns[{ti}].text", "restated",
-                                     f"turn {t.id} {how} {fid} ({target.value!r}) after request {r.id} removed it")
+                for form in {x.strip().casefold() for x in target.accepted if x.strip()}:
+                    by_form.setdefault(form, []).append(fid)
+                for p in self.stated.get(fid, []):
+                    if p.seq > rpos.seq:
+                        hits[(p.seq, fid)] = "states"
+            if not by_form:
+                continue
+            forms = sorted(by_form, key=len, reverse=True)
+            pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, forms)) + r")(?!\w)")
+            for m in pattern.finditer(joined, starts[rpos.seq + 1]):
+                seq = bisect_right(starts, m.start()) - 1
+                for fid in by_form[m.group(0)]:
+                    hits.setdefault((seq, fid), "mentions")
+            for (seq, fid), how in sorted(hits.items()):
+                pos, turn, _ = self.flat[seq]
+                if turn.annotations.segment is not None:
+                    continue  # a request's own exchange (F6 names the old value)
+                target = self.target(fid)
+                assert target is not None
+                self.add(f"{self.turn_loc(pos)}.text", "restated",
+                         f"turn {turn.id} {how} {fid} ({target.value!r}) after request {r.id} removed it")
 
     def check_relearning_facts(self) -> None:
         for i, f in enumerate(self.inst.profile.facts):
@@ -821,6 +880,8 @@ class _InstanceChecker:
                 continue
             if any(p.seq <= rpos.seq for p in self.stated.get(f.id, [])):
                 self.add(loc, "relearning", f"relearning fact {f.id} is stated before its request {r.id}")
+            if _norm(f.value) in {_norm(t.value) for fid in r.target_fact_ids if (t := self.target(fid))}:
+                self.add(f"{loc}", "relearning", f"relearning fact {f.id} has the same value as a target of {r.id}")
             if any(f.id in x.target_fact_ids for x in self.inst.requests):
                 self.add(loc, "relearning", f"relearning fact {f.id} is itself a request target")
 
@@ -828,6 +889,12 @@ class _InstanceChecker:
 
     def check_questions(self) -> None:
         removed = self._removed_facts()
+        protected = {
+            _norm(p): q.id
+            for q in self.inst.questions
+            if not q.is_probe and q.suite in (Suite.EFFICACY, Suite.ATTACK)
+            for p in q.gold.protected
+        }
         for i, q in enumerate(self.inst.questions):
             loc = f"$.questions[{i}]"
             self._question_version(loc, q)
@@ -835,6 +902,25 @@ class _InstanceChecker:
             self._question_frame(loc, q)
             self._question_gold(loc, q)
             self._question_probe(loc, q)
+            self._question_gives_answer(loc, q)
+            if not q.is_probe and q.suite in (Suite.PRESERVATION, Suite.RELEARNING):  # forget version
+                for value in q.gold.accepted:
+                    other = protected.get(_norm(value))
+                    if other is not None:
+                        self.add(f"{loc}.gold.accepted", "value-clash",
+                                 f"{q.id} expects {value!r}, which {other} protects as a removed value")
+
+    def _question_gives_answer(self, loc: str, q: Question) -> None:
+        """Only a boolean attack may name the value it asks about; any other question that
+        contains its own answer (or the removed value) measures nothing."""
+        if q.frame == AttackFrame.BOOLEAN or q.fact_id is None:
+            return
+        fact = self.target(q.fact_id)
+        if fact is None:
+            return
+        found = _words_pattern(tuple(fact.accepted)).search(q.text)
+        if found:
+            self.add(f"{loc}.text", "question-leak", f"{q.id} contains its fact's value {found.group(0)!r}")
 
     def _removed_facts(self) -> set[str]:
         """Facts whose value some request removes (targets, F4 sources): never preserved."""
@@ -966,13 +1052,15 @@ class _InstanceChecker:
         """No ordinary turn (no facts, no segment) repeats any turn of the instance verbatim."""
         seen: dict[str, str] = {}
         for version in Version:
+            name = version.value
             for si, s in enumerate(self.inst.dialogue(version).sessions):
                 for ti, t in enumerate(s.turns):
                     a = t.annotations
                     is_filler = not a.facts and a.segment is None
                     if version == Version.CONTROL and is_filler:
                         continue  # identical to forget (checked by alignment)
-                    loc = f"$.{version.value}.sessions[{si}].turns[{ti}].text"
                     if is_filler and t.text in seen:
-                        self.add(loc, "duplicate-filler", f"turn {t.id} repeats {seen[t.text]} verbatim")
-                    seen.setdefault(t.text, f"{t.id} ({version.value})")
+                        self.add(f"$.{name}.sessions[{si}].turns[{ti}].text", "duplicate-filler",
+                                 f"turn {t.id} repeats {seen[t.text]} verbatim")
+                    elif t.text not in seen:
+                        seen[t.text] = f"{t.id} ({name})"

@@ -58,7 +58,7 @@ def test_dump_is_the_raw_history_and_fork_is_independent(tmp_path: Path) -> None
     twin.ingest(_turn(1, "Please forget my allergy."))
     assert [r.text for r in system.dump()] == ["user: I'm allergic to penicillin."]
     assert [r.store for r in twin.dump()] == ["history", "history"]
-    assert system.retrieve("forget allergy?")[0].id == "t000000"
-    assert len(twin.retrieve("forget allergy")) == 2
+    assert [it.id for it in system.retrieve("penicillin allergy?")] == ["t000000"]
+    assert len(twin.retrieve("penicillin allergy?")) == 2
     system.reset()
     assert system.dump() == [] and system.retrieve("penicillin") == []

@@ -160,6 +160,37 @@ def duplicate_filler(insts: list[Instance]) -> None:
     _both(a, 2, 7, lambda t: setattr(t, "text", text))
 
 
+def removed_value_mentioned_later(insts: list[Instance]) -> None:
+    text = "Will do. The vet asked whether Biscuit's medicine contains Penicillin, funnily enough."
+    _both(insts[0], 2, 6, lambda t: setattr(t, "text", text))
+
+
+def request_without_removal_verb(insts: list[Instance]) -> None:
+    text = "Actually, one thing about my penicillin allergy: it was a false alarm."
+    insts[0].requests[0].text = text
+    _turn(insts[0], Version.FORGET, 1, 4).text = text
+
+
+def confirmation_before_request(insts: list[Instance]) -> None:
+    """Swap the request exchange with the turn before it: the confirmation no longer follows."""
+    a = insts[0]
+    for version in Version:
+        turns = a.dialogue(version).sessions[1].turns
+        turns[3].text, turns[5].text = turns[5].text, turns[3].text
+        turns[3].annotations, turns[5].annotations = turns[5].annotations, turns[3].annotations
+
+
+def question_contains_answer(insts: list[Instance]) -> None:
+    _q(insts[0], "Q02").text = "Do I live in Leeds or somewhere else?"
+
+
+def preserved_value_is_protected(insts: list[Instance]) -> None:
+    """Priya (preserved sister's name) also listed as a protected form of the removed allergy."""
+    a = insts[0]
+    for qid in ("Q04", "Q09", "Q10", "Q11", "Q12", "Q13"):
+        _q(a, qid).gold.protected.append("Priya")
+
+
 def request_in_wrong_session(insts: list[Instance]) -> None:
     insts[0].requests[0].session_id = "S01"
 
@@ -283,12 +314,17 @@ CASES = [
     Case("timestamp", A, "$.forget.sessions[1].turns[3].timestamp", turn_time_goes_back),
     Case("timestamp", A, "$.forget.sessions[1].start", session_starts_too_early),
     Case("duplicate-filler", A, "$.forget.sessions[2].turns[7].text", duplicate_filler),
+    Case("restated", A, "$.forget.sessions[2].turns[6].text", removed_value_mentioned_later),
     Case("request-turn", A, "$.requests[0].session_id", request_in_wrong_session),
+    Case("question-leak", A, "$.questions[1].text", question_contains_answer),
+    Case("value-clash", A, "$.questions[9].gold.accepted", preserved_value_is_protected),
+    Case("request-wording", A, "$.requests[0].text", request_without_removal_verb),
+    Case("segment", A, "$.forget.sessions[1].turns[3].annotations.segment", confirmation_before_request),
     Case("unknown-ref", A, "$.questions[11].request_id", question_unknown_request),
     Case("f3-category", B, "$.requests[1].category", f3_target_off_category),
     Case("f3-incomplete", B, "$.requests[1].target_fact_ids", f3_misses_a_category_fact,
          also=("preservation-target",)),
-    Case("preservation-target", A, "$.questions[9].fact_id", preservation_of_a_target),
+    Case("preservation-target", A, "$.questions[9].fact_id", preservation_of_a_target, also=("value-clash",)),
     Case("f5-window", B, "$.requests[1].window", f5_window_misses_target),
     Case("checksum", M, "$.instances[0].sha256", folder=file_bytes_changed),
     Case("manifest-count", M, "$.instances[1].questions", folder=entry_question_count_wrong),

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from bemula.cli import _load_commands, app
+import bemula.cli.validate  # noqa: F401  (registers the command on the app)
+from bemula.cli.app import app
 from bemula.testing import write_tiny_dataset
 from bemula.validate import validate_dataset
 
@@ -54,7 +55,6 @@ def test_broken_manifest_stops_with_one_violation(tmp_path: Path) -> None:
 
 
 def test_cli_clean_and_broken(tmp_path: Path) -> None:
-    _load_commands()
     runner = CliRunner()
     write_tiny_dataset(tmp_path)
     ok = runner.invoke(app, ["validate", str(tmp_path)])

@@ -61,6 +61,16 @@ class Attribute:
     changeable: bool = False
     #: used only through a derived-fact template (value computed there)
     derived_only: bool = False
+    #: also use the generic "my {noun} is {v}" cores (off where they read badly: counts)
+    use_generic: bool = True
+
+    @property
+    def plain(self) -> str:
+        """The plainest statement core, for restating the fact inside other sentences."""
+        return self.cores[0] if (self.cores and not self.use_generic) else "my {noun} is {v}"
+
+    def plain_text(self, value: str) -> str:
+        return self.plain.format(noun=self.noun, v=value)
 
 
 CATEGORIES: tuple[Category, ...] = (
@@ -87,11 +97,13 @@ L, M, H = Sensitivity.LOW, Sensitivity.MEDIUM, Sensitivity.HIGH
 
 
 def _a(category: str, key: str, noun: str, sens: Sensitivity, values: str, question: str, hint: str,
-       cores: tuple[str, ...] = (), changeable: bool = False, derived_only: bool = False) -> Attribute:
+       cores: tuple[str, ...] = (), changeable: bool = False, derived_only: bool = False,
+       use_generic: bool = True) -> Attribute:
     return Attribute(
         key=key, category=category, noun=noun, sensitivity=sens,
         values=tuple(Value.parse(v) for v in values.split(";")),
         question=question, hint=hint, cores=cores, changeable=changeable, derived_only=derived_only,
+        use_generic=use_generic,
     )
 
 
@@ -155,13 +167,17 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "What is my father's job?", "What does my dad do, or did for a living?",
        ("my father's job is {v}", "my father works as a {v}, that's his job")),
     _a("family", "daughters", "number of daughters", M, "two daughters|2 daughters;one daughter|1 daughter;three daughters|3 daughters",
-       "How many daughters do I have?", "How many girls are in my household?", derived_only=True),
+       "How many daughters do I have?", "How many girls are in my household?", derived_only=True,
+       cores=("I have {v}", "we have {v}", "I'm a parent of {v}"), use_generic=False),
     _a("family", "sons", "number of sons", M, "one son|1 son;two sons|2 sons;three sons|3 sons",
-       "How many sons do I have?", "How many boys are in my household?", derived_only=True),
+       "How many sons do I have?", "How many boys are in my household?", derived_only=True,
+       cores=("I have {v}", "we also have {v}", "I'm a parent of {v} too"), use_generic=False),
     _a("family", "birth_year", "birth year", M, "1984;1979;1991;1988;1995",
-       "What is my birth year?", "When was I born?", derived_only=True),
+       "What is my birth year?", "When was I born?", derived_only=True,
+       cores=("my birth year is {v}", "I was born in {v}, that's my birth year")),
     _a("family", "father_age_at_birth", "father's age when I was born", L, "27 years old;31 years old;35 years old",
-       "How old was my father when I was born?", "How much older than me is my dad?", derived_only=True),
+       "How old was my father when I was born?", "How much older than me is my dad?", derived_only=True,
+       cores=("my father was {v} when I was born", "when I was born my father was {v}"), use_generic=False),
     _a("family", "grandmother_name", "grandmother's name", L,
        "Wilhelmina;Esperanza;Ottilie;Magdalena;Henrietta;Zofia",
        "What is my grandmother's name?", "Who would I call on Grandparents Day?",
@@ -219,9 +235,11 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("work", "work_start_time", "work start time", L, "8:00 am|8 am;9:30 am|half nine;7:30 am|half seven",
        "What is my work start time?", "When do I need to be at my desk?", derived_only=True),
     _a("work", "direct_reports", "number of direct reports", L, "four direct reports|4 direct reports;six direct reports|6 direct reports;three direct reports|3 direct reports",
-       "How many direct reports do I have?", "How many people report to me?", derived_only=True),
+       "How many direct reports do I have?", "How many people report to me?", derived_only=True,
+       cores=("I have {v}", "I manage {v} at work", "there are {v} in my group"), use_generic=False),
     _a("work", "contractors", "number of contractors", L, "two contractors|2 contractors;three contractors|3 contractors;one contractor|1 contractor",
-       "How many contractors work with me?", "How many external people are on my team?", derived_only=True),
+       "How many contractors work with me?", "How many external people are on my team?", derived_only=True,
+       cores=("I also work with {v}", "my team has {v} as well", "we have {v} on the team"), use_generic=False),
     _a("work", "work_laptop", "work laptop", L,
        "ThinkPad X13|ThinkPad;Dell Latitude 7440|Latitude;MacBook Pro 14|MacBook Pro;HP EliteBook 840|EliteBook",
        "What is my work laptop?", "What machine did IT issue me?",
@@ -322,7 +340,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "What is my wake-up time?", "When does my alarm go off?",
        ("my wake-up time is {v}", "my alarm is set to {v}, that's my wake-up time")),
     _a("schedule", "commute_minutes", "commute time", L, "45 minutes;35 minutes;50 minutes",
-       "How long is my commute time?", "How long does it take me to get to work?", derived_only=True),
+       "How long is my commute time?", "How long does it take me to get to work?", derived_only=True,
+       cores=("my commute time is {v}", "my commute takes {v}, that's my commute time door to door")),
     _a("schedule", "standing_call", "weekly call", L,
        "Sunday video call with my parents|call with my parents;Thursday call with my mentor|call with my mentor;Monday call with my book club|book club call",
        "What is my weekly call?", "Who do I always ring at the same time each week?",
@@ -378,9 +397,11 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "What is my favourite board game?", "What should I bring to game night?",
        ("my favourite board game is {v}", "{v} is my favourite board game")),
     _a("hobbies", "runs_per_week", "runs per week", L, "three runs a week|3 runs a week;four runs a week|4 runs a week;two runs a week|2 runs a week",
-       "How many runs per week do I do?", "How often do I lace up my trainers?", derived_only=True),
+       "How many runs per week do I do?", "How often do I lace up my trainers?", derived_only=True,
+       cores=("I do {v}", "I try to fit in {v}", "I'm up to {v}"), use_generic=False),
     _a("hobbies", "run_length", "run length", L, "40 minutes;30 minutes;55 minutes",
-       "How long is my usual run length?", "How long am I out each time I go jogging?", derived_only=True),
+       "How long is my usual run length?", "How long am I out each time I go jogging?", derived_only=True,
+       cores=("my usual run length is {v}", "each run is about {v}, that's my usual run length")),
     _a("hobbies", "tv_show", "favourite TV show", L,
        "Slow Horses;The Bear;Severance;Taskmaster;Borgen",
        "What is my favourite TV show?", "What do I binge when I'm sick?",
@@ -399,9 +420,11 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "What is my next trip destination?", "Where am I flying to next?",
        ("my next trip destination is {v}", "we booked {v} as the next trip destination"), changeable=True),
     _a("travel", "trip_departure", "trip departure date", L, "June 3;August 11;September 22;May 6",
-       "What is my trip departure date?", "When do I leave for my holiday?", derived_only=True),
+       "What is my trip departure date?", "When do I leave for my holiday?", derived_only=True,
+       cores=("my trip departure date is {v}", "we fly out on {v}, that's the trip departure date")),
     _a("travel", "trip_length", "trip length", L, "12 days;9 days;16 days",
-       "How long is my trip length?", "How long will I be away?", derived_only=True),
+       "How long is my trip length?", "How long will I be away?", derived_only=True,
+       cores=("my trip length is {v}", "we'll be away for {v}, that's the trip length")),
     _a("travel", "frequent_flyer", "frequent flyer number", H,
        "FF 228 4471 90|228447190;FF 903 1182 55|903118255;FF 610 7735 02|610773502",
        "What is my frequent flyer number?", "What number do I type in to collect miles?",
@@ -440,9 +463,11 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "Who is my vet?", "Where do I take my animals for vaccinations?",
        ("my vet is {v}", "we go to {v}, our vet")),
     _a("pets", "dogs", "number of dogs", L, "two dogs|2 dogs;one dog|1 dog;three dogs|3 dogs",
-       "How many dogs do I have?", "How many leads hang by my door?", derived_only=True),
+       "How many dogs do I have?", "How many leads hang by my door?", derived_only=True,
+       cores=("I have {v}", "we have {v} at home", "there are {v} in our house"), use_generic=False),
     _a("pets", "cats", "number of cats", L, "one cat|1 cat;two cats|2 cats;three cats|3 cats",
-       "How many cats do I have?", "How many litter boxes do I clean?", derived_only=True),
+       "How many cats do I have?", "How many litter boxes do I clean?", derived_only=True,
+       cores=("I have {v}", "we also have {v}", "there are {v} ruling the flat"), use_generic=False),
     _a("pets", "pet_food", "pet food brand", L,
        "Wildcroft Kibble;Purrfect Harvest;Houndsworth Naturals;Barkley Bites",
        "What is my pet food brand?", "What do I buy in big bags at the pet shop?",
@@ -471,7 +496,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     _a("education", "degree_start", "degree start year", L, "2023;2024;2022",
        "When was my degree start year?", "When did I enrol in my current degree?", derived_only=True),
     _a("education", "degree_length", "degree length", L, "four-year programme|4-year programme;three-year programme|3-year programme;five-year programme|5-year programme",
-       "What is my degree length?", "How long is my current programme?", derived_only=True),
+       "What is my degree length?", "How long is my current programme?", derived_only=True,
+       cores=("my degree is a {v}", "I'm on a {v}, that's the degree length", "my degree length: it's a {v}"), use_generic=False),
     _a("education", "favourite_teacher", "favourite teacher", L,
        "Mrs. Abernathy|Abernathy;Mr. Oduya|Oduya;Ms. Kirchner|Kirchner;Professor Lindahl|Lindahl",
        "Who was my favourite teacher?", "Who inspired me most at school?",

@@ -26,7 +26,7 @@ from bemula.generate.phrasing import (
     pick,
 )
 from bemula.generate.plan import RequestPlan, SessionPlan
-from bemula.generate.requests import confirmation_text, neutral_exchange, request_text, window_phrase
+from bemula.generate.requests import confirmation_text, day_part, neutral_exchange, request_text, window_phrase
 from bemula.model import Dialogue, Profile, Request, Role, Segment, Session, TimeWindow, Turn, TurnAnnotations
 
 # session start hours weighted toward mornings, lunch and evenings, like real use
@@ -74,19 +74,37 @@ def _fact_turn(rng: random.Random, profile_facts: dict, ids: list[str], used: se
     raise RuntimeError(f"could not phrase a distinct statement turn for {ids}")
 
 
-def blocklist(profile: Profile, plans: list[RequestPlan]) -> re.Pattern[str]:
-    """A pattern matching any value form of the instance (filler must never contain one)."""
-    forms: set[str] = set()
+class ValueBlocklist:
+    """Finds any value form of the instance in a text (word-bounded, case-insensitive).
+
+    A plain substring test on the lower-cased text screens first; only hits are confirmed
+    with a word-boundary regex, which keeps the check cheap for thousands of filler turns."""
+
+    def __init__(self, forms: list[str]) -> None:
+        self.forms = sorted({f.lower() for f in forms if f.strip()})
+        self._patterns = {
+            f: re.compile(r"(?<![a-z0-9])" + re.escape(f) + r"(?![a-z0-9])") for f in self.forms
+        }
+
+    def search(self, text: str) -> str | None:
+        low = text.lower()
+        for form in self.forms:
+            if form in low and self._patterns[form].search(low):
+                return form
+        return None
+
+
+def blocklist(profile: Profile, plans: list[RequestPlan]) -> ValueBlocklist:
+    """Every value form of the instance (filler must never contain one)."""
+    forms: list[str] = [profile.user["name"]]
     for f in profile.facts:
-        forms.update(f.accepted)
+        forms.extend(f.accepted)
     for d in profile.derived_facts:
-        forms.update(d.accepted)
+        forms.extend(d.accepted)
     for p in plans:
         if p.new_value:
-            forms.update(p.new_value.forms)
-    forms.add(profile.user["name"])
-    parts = sorted((re.escape(f) for f in forms if f.strip()), key=lambda s: (-len(s), s))
-    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(parts) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+            forms.extend(p.new_value.forms)
+    return ValueBlocklist(forms)
 
 
 def render(rng: random.Random, profile: Profile, plans: list[RequestPlan], sessions: list[SessionPlan],
@@ -166,7 +184,8 @@ def render(rng: random.Random, profile: Profile, plans: list[RequestPlan], sessi
                 user, assistant = filler.echo(ATTRIBUTE_BY_KEY[fact.attribute].noun, fact.value)
                 ann = TurnAnnotations()
             else:
-                user, assistant = filler.exchange()
+                greet = day_part(u_ts) if not f_turns else None
+                user, assistant = filler.exchange(greet)
                 ann = TurnAnnotations()
             for turns in (f_turns, c_turns):
                 turns.append(Turn(id=u_id, role=Role.USER, text=user, timestamp=u_ts, annotations=ann.model_copy()))

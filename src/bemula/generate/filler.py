@@ -13,8 +13,12 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bemula.generate.phrasing import lower_first, pick
+from bemula.generate.phrasing import lower_first, pick, upper_first
+
+if TYPE_CHECKING:
+    from bemula.generate.dialogue import ValueBlocklist
 
 SLOTS: dict[str, tuple[str, ...]] = {
     "item": ("batteries", "a phone charger", "dish soap", "lightbulbs", "printer paper", "a birthday card",
@@ -44,10 +48,25 @@ SLOTS: dict[str, tuple[str, ...]] = {
     "time": ("at ten past four", "around noon", "at half past six", "after dinner", "first thing tomorrow",
              "on Saturday morning", "on Thursday evening", "before lunch", "late tonight", "on Sunday"),
     "number": ("three", "four", "five", "six", "a dozen", "a couple of", "seven", "eight"),
-    "topic": ("why the sky looks orange at sunset", "how bread rises", "why cats purr",
-              "how noise-cancelling headphones work", "why onions make you cry", "how tides work",
-              "why leaves change colour", "how a rainbow forms", "why ice floats", "how vaccines are tested",
-              "why yawns are contagious", "how compasses work", "why the moon looks bigger near the horizon"),
+    "day": ("tomorrow", "this weekend", "on Saturday", "later this week", "on Monday", "all week"),
+    "topic": (
+        "why the sky looks orange at sunset||sunlight travels through more air near the horizon, so blue light is scattered away and the reds and oranges are left",
+        "how bread rises||yeast eats the sugars in the dough and gives off carbon dioxide, and the gluten traps the gas like tiny balloons",
+        "why cats purr||it comes from rapid twitching of the muscles in the voice box; they do it when content but also to soothe themselves",
+        "how noise-cancelling headphones work||tiny microphones listen to the outside noise and the headphones play the opposite sound wave so the two cancel out",
+        "why onions make you cry||cutting them releases a compound that turns into a mild irritant gas, and your eyes make tears to wash it away",
+        "how tides work||the moon's gravity pulls the oceans into a bulge on the near side and the far side, and the Earth turns underneath them",
+        "why leaves change colour||trees stop making green chlorophyll in autumn, which uncovers the yellows and oranges that were there all along",
+        "how a rainbow forms||sunlight bends as it enters raindrops, reflects off the back and splits into its colours on the way out",
+        "why ice floats||water expands when it freezes into a crystal lattice, so ice is less dense than the liquid around it",
+        "why yawns are contagious||nobody knows for sure, but it seems linked to empathy and social bonding; we even catch yawns from dogs",
+        "how compasses work||the needle is a small magnet that lines up with the Earth's magnetic field, which runs roughly north to south",
+        "why the moon looks bigger near the horizon||it's an illusion; the moon is the same size, but your brain compares it with trees and buildings",
+        "how bees make honey||they collect nectar, pass it between them to add enzymes, and fan it with their wings until most of the water evaporates",
+        "why the sea is salty||rivers carry dissolved minerals from rocks into the sea, and when water evaporates the salt stays behind",
+        "how planes stay in the air||the wings are shaped and angled so air pushes up on them harder than it pushes down",
+        "why we get goosebumps||tiny muscles pull each hair upright, a leftover reflex from when our ancestors had more fur to fluff up",
+    ),
     "word": ("serendipity", "petrichor", "hygge", "ennui", "sonder", "schadenfreude", "ubiquitous",
              "ephemeral", "quixotic", "liminal", "sonorous", "halcyon"),
     "plan": ("a picnic", "a quiet weekend", "a movie night", "a day trip", "a dinner with friends",
@@ -55,105 +74,173 @@ SLOTS: dict[str, tuple[str, ...]] = {
 }
 
 OPENERS = ("", "", "", "Hey, ", "Hi again. ", "Okay, ", "So, ", "Quick one: ", "Random question: ",
-           "Morning! ", "Evening. ", "Hmm, ", "Right, ", "Another thing: ", "Sorry to bother you, ")
-
-USER_TEMPLATES: dict[str, tuple[str, ...]] = {
-    "errand": ("I need to pick up {item} from {place} {time}. Is it worth combining that with another errand?",
-               "Remind me what else I could grab at {place} besides {item}?",
-               "I keep forgetting {item}. How do I make sure I remember {time}?",
-               "Is {place} usually busy {time}? I want to get {item}."),
-    "cooking": ("Thinking of making {dish} {time}. Any tips?",
-                "How long does {dish} keep in the fridge?",
-                "I have leftovers from {dish}. What can I turn them into?",
-                "What goes well on the side with {dish}?",
-                "Can {dish} be frozen, do you think?"),
-    "chores": ("I really have to {task} {time}. How do I get motivated?",
-               "What's the fastest way to {task}?",
-               "I've put off having to {task} for {number} days now. Any advice?",
-               "Should I {task} before or after the weekend?"),
-    "weather": ("It's so {weather} out today. Any ideas for what to do indoors?",
-                "The forecast says {weather} again {time}. Should I still go out?",
-                "Another {weather} day. How do people stay cheerful in this?",
-                "It turned {weather} all of a sudden. Is a jacket enough?"),
-    "tech": ("{gadget} {problem}. What should I try first?",
-             "Ugh, {gadget} {problem} again. Is it worth fixing?",
-             "Any idea why {gadget} {problem} after I moved it?",
-             "How do I reset {gadget}? It {problem}."),
-    "tv": ("I watched {show} last night. Can you recommend something similar?",
-           "Is {show} a good thing to put on {time}?",
-           "I fell asleep halfway through {show}. Is that a bad sign?",
-           "What should I watch after {show}?"),
-    "social": ("I ran into {person} {time}. How do I keep a conversation going when I'm tired?",
-               "{person} invited me to {plan}. How do I say no politely?",
-               "I want to thank {person} for a favour. Any small gift ideas?",
-               "Is it weird to text {person} after {number} months of silence?"),
-    "curious": ("I've always wondered {topic}. Can you explain it simply?",
-                "Settle a debate for me: {topic}?",
-                "Explain {topic} like I'm ten, please.",
-                "My friend asked me {topic} and I had no idea."),
-    "words": ("What does '{word}' actually mean?", "Can you use '{word}' in a sentence for me?",
-              "Is '{word}' a word people really use?", "Where does the word '{word}' come from?"),
-    "planning": ("I'm thinking about {plan} {time}. What do I need?",
-                 "Help me plan {plan} with {number} people.",
-                 "Is {plan} a good idea if it's {weather}?",
-                 "What's a cheap way to do {plan}?"),
-    "wellbeing": ("I slept badly again. Any tricks for falling asleep faster?",
-                  "Feeling a bit flat {time}. Any small pick-me-up ideas?",
-                  "How many breaks should I take when working {number} hours straight?",
-                  "I've been staring at screens all day. What's a good way to unwind {time}?"),
+           "Hmm, ", "Right, ", "Another thing: ", "Sorry to bother you, ", "Oh, and ", "Also, ")
+#: greetings by time of day, used on some first exchanges of a session
+GREETINGS = {
+    "morning": ("Good morning! ", "Morning! ", "Morning, quick one. ", "Hi, early start today. "),
+    "afternoon": ("Good afternoon! ", "Hi there. ", "Afternoon! ", "Hey, lunch break question. "),
+    "evening": ("Good evening! ", "Evening! ", "Hi, long day. ", "Hey, winding down now. "),
+    "night": ("Still up, sorry. ", "Late one, I know. ", "Can't sleep, so: ", "Hi, it's late but "),
 }
 
-ASSISTANT_TEMPLATES: dict[str, tuple[str, ...]] = {
-    "errand": ("If you're passing {place} anyway, bundle it with anything else on that side of town.",
-               "A quick list on your phone helps; add {item} now so it's there when you need it.",
-               "Going {time} is usually quieter, so it should be quick.",
-               "I'd set a reminder for {time} and keep the receipt in case you need to return it."),
-    "cooking": ("For {dish}, season a little more than you think and let it rest a few minutes.",
-                "{dish} usually keeps two or three days in a sealed container in the fridge.",
-                "Leftover {dish} works well in a wrap or on toast with something fresh on top.",
-                "A simple green salad or some crusty bread goes well with {dish}."),
-    "chores": ("Try doing it in short bursts: ten minutes on, then a short break.",
-               "Put on a podcast and start with the smallest part; momentum does the rest.",
-               "Tackle it {time} when your energy is higher, and reward yourself afterwards.",
-               "Break it into {number} small steps and tick them off as you go."),
-    "weather": ("On a {weather} day a good book, a warm drink and a tidy-up can feel great.",
-                "If it's {weather}, keep plans flexible and have an indoor backup ready.",
-                "Layers are your friend when it's {weather}; you can always take one off.",
-                "Even on {weather} days a short walk at lunch helps a lot."),
-    "tech": ("First try switching {gadget} off at the wall for thirty seconds, then back on.",
-             "Check the cables and any update notifications; that fixes most cases.",
-             "If {gadget} still {problem} after a restart, the manual usually has a reset sequence.",
-             "Sometimes moving it away from other electronics helps more than you'd think."),
-    "tv": ("If you liked {show}, look for something from the same makers; the tone is usually similar.",
-           "{show} is great for winding down, especially with the lights low.",
-           "Falling asleep to {show} just means you were tired, not that it was bad.",
-           "After {show}, a lighter comedy might be a nice change."),
-    "social": ("Ask open questions and let them talk; people love sharing what they're excited about.",
-               "A short, warm message works best: thank them for thinking of you and suggest another time.",
-               "Something small and personal, like a handwritten note, goes a long way.",
-               "Not weird at all. A simple 'thought of you today' is a friendly way back in."),
-    "curious": ("In short: it comes down to how light and matter interact, plus a bit of physics of scale.",
-                "The simple version is that small effects add up; I can go into detail if you like.",
-                "Think of it like a chain reaction: one step triggers the next until you see the result.",
-                "Good question. The everyday explanation is mostly right, with one twist worth knowing."),
-    "words": ("'{word}' is a lovely word; it describes something people often feel but rarely name.",
-              "Here's one: 'The afternoon had a {word} quality that made everyone slow down.'",
-              "People do use '{word}', mostly in writing rather than casual speech.",
-              "'{word}' has an interesting history; it was borrowed and shifted meaning over time."),
-    "planning": ("For {plan}, think about food, timing and a backup if the weather turns.",
-                 "With {number} people, keep it simple and ask everyone to bring one thing.",
-                 "If it's {weather}, move {plan} indoors or pick a covered spot.",
-                 "Free options like parks and libraries make {plan} cheap and still fun."),
-    "wellbeing": ("A dark room, no screens for half an hour and a fixed wake time help most people.",
-                  "Something tiny helps: a short walk, a song you love, or calling someone for five minutes.",
-                  "Roughly every hour, get up for five minutes; your eyes and back will thank you.",
-                  "Try a warm shower and a chapter of a book instead of scrolling."),
+#: topic -> (user template, assistant replies that answer it); slots are shared by the pair
+EXCHANGES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "errand": (
+        ("I need to pick up {item} from {place} {time}. Is it worth combining that with another errand?",
+         ("If you're passing {place} anyway, bundle it with anything else on that side of town.",
+          "Yes, if anything else is nearby; otherwise a quick in-and-out trip for {item} is fine.")),
+        ("What else could I grab at {place} besides {item}?",
+         ("Check what's running low at home first; people often forget the basics when they're out.",
+          "Maybe look at what you'll need next week too, so you save yourself a second trip.")),
+        ("I keep forgetting {item}. How do I make sure I remember {time}?",
+         ("Add {item} to a list on your phone now and set a reminder for {time}.",
+          "Put a note by the door or on your keys; it's hard to miss on the way out.")),
+        ("Is {place} usually busy {time}? I want to get {item}.",
+         ("It depends on the area, but {time} is often calmer than the after-work rush.",
+          "Hard to say for sure; if it's busy, a short queue for {item} shouldn't take long.")),
+    ),
+    "cooking": (
+        ("Thinking of making {dish} {time}. Any tips?",
+         ("For {dish}, season a little more than you think and let it rest a few minutes.",
+          "Prep everything before you start; {dish} is much calmer to cook that way.")),
+        ("How long does {dish} keep in the fridge?",
+         ("{dish} usually keeps two or three days in a sealed container in the fridge.",
+          "Two to three days is a safe rule for {dish}; smell and look before eating.")),
+        ("I have leftovers from {dish}. What can I turn them into?",
+         ("Leftover {dish} works well in a wrap or on toast with something fresh on top.",
+          "Try reheating the leftover {dish} with an egg on top; it makes a quick lunch.")),
+        ("What goes well on the side with {dish}?",
+         ("A simple green salad or some crusty bread goes well with {dish}.",
+          "Something fresh and crunchy balances {dish}: a slaw or a cucumber salad.")),
+        ("Can {dish} be frozen, do you think?",
+         ("Most people freeze {dish} without trouble; cool it first and use it within a couple of months.",
+          "Yes, in portions; thaw it overnight in the fridge before reheating.")),
+    ),
+    "chores": (
+        ("I really have to {task} {time}. How do I get motivated?",
+         ("Try doing it in short bursts: ten minutes on, then a short break.",
+          "Promise yourself something nice afterwards and start with the smallest part.")),
+        ("What's the fastest way to {task}?",
+         ("Gather everything you need first, then do it in one go without switching tasks.",
+          "Put on a podcast and start with the smallest part; momentum does the rest.")),
+        ("I've put off having to {task} for {number} days now. Any advice?",
+         ("Break it into {number} small steps and tick them off as you go.",
+          "Set a timer for fifteen minutes and just begin; it's rarely as bad as it looks.")),
+        ("Should I {task} before or after the weekend?",
+         ("Before, if you can; it's nicer to start the weekend with it done.",
+          "After is fine if the weekend is busy; just put it in your calendar so it happens.")),
+    ),
+    "weather": (
+        ("It's so {weather} out today. Any ideas for what to do indoors?",
+         ("On a {weather} day a good book, a warm drink and a tidy-up can feel great.",
+          "Maybe a film, a puzzle, or finally cooking something slow.")),
+        ("The forecast says {weather} again {day}. Should I still go out?",
+         ("If it's {weather}, keep plans flexible and have an indoor backup ready.",
+          "Probably yes; dress for it and keep the outing short if it gets worse.")),
+        ("Another {weather} day. How do people stay cheerful in this?",
+         ("Even on {weather} days a short walk at lunch helps a lot.",
+          "Small routines help: good light indoors, a walk, and something to look forward to.")),
+        ("It turned {weather} all of a sudden. Is a jacket enough?",
+         ("Layers are your friend when it's {weather}; you can always take one off.",
+          "A jacket plus one warm layer underneath should cover it.")),
+    ),
+    "tech": (
+        ("{gadget} {problem}. What should I try first?",
+         ("First try switching {gadget} off at the wall for thirty seconds, then back on.",
+          "Check the cables and any update notifications; that fixes most cases.")),
+        ("Ugh, {gadget} {problem} again. Is it worth fixing?",
+         ("If it's more than a few years old, a repair may cost close to a new one; check the warranty first.",
+          "Worth one proper reset before giving up on it.")),
+        ("Any idea why {gadget} {problem} after I moved it?",
+         ("Moving it may have loosened a cable or changed the power supply; check both.",
+          "Sometimes moving it away from other electronics helps more than you'd think.")),
+        ("How do I reset {gadget}? It {problem}.",
+         ("If {gadget} still {problem} after a restart, the manual usually has a reset sequence.",
+          "Look for a small reset button or hold the power button for ten seconds.")),
+    ),
+    "tv": (
+        ("I watched {show} last night. Can you recommend something similar?",
+         ("If you liked {show}, look for something from the same makers; the tone is usually similar.",
+          "Try browsing the 'more like this' row under {show}; it's often surprisingly good.")),
+        ("Is {show} a good thing to put on {time}?",
+         ("{show} is great for winding down, especially with the lights low.",
+          "Sure, as long as you're not planning an early night.")),
+        ("I fell asleep halfway through {show}. Is that a bad sign?",
+         ("Falling asleep to {show} just means you were tired, not that it was bad.",
+          "Not at all; it probably just means it was relaxing.")),
+        ("What should I watch after {show}?",
+         ("After {show}, a lighter comedy might be a nice change.",
+          "Something short might be good; a single episode of a comedy resets the mood.")),
+    ),
+    "social": (
+        ("I ran into {person} {time}. How do I keep a conversation going when I'm tired?",
+         ("Ask open questions and let them talk; people love sharing what they're excited about.",
+          "Keep it short and warm; it's fine to say you're tired and suggest catching up properly later.")),
+        ("{person} invited me to {plan}. How do I say no politely?",
+         ("A short, warm message works best: thank them for thinking of you and suggest another time.",
+          "Be honest and brief; 'I can't make it this time, but thanks for asking' is enough.")),
+        ("I want to thank {person} for a favour. Any small gift ideas?",
+         ("Something small and personal, like a handwritten note, goes a long way.",
+          "Homemade biscuits or a nice coffee are simple and always welcome.")),
+        ("Is it weird to text {person} after {number} months of silence?",
+         ("Not weird at all. A simple 'thought of you today' is a friendly way back in.",
+          "Most people are happy to hear from someone; just keep the first message light.")),
+    ),
+    "curious": (
+        ("I've always wondered {topic}. Can you explain it simply?", ("In short: {answer}.", "Here's the idea: {answer}.")),
+        ("Settle a debate for me: {topic}?", ("The simple version: {answer}.", "Roughly speaking, {answer}.")),
+        ("Explain {topic} like I'm ten, please.", ("Okay: {answer}.", "Imagine this: {answer}.")),
+        ("My friend asked me {topic} and I had no idea.", ("You can tell them {answer}.", "The answer: {answer}.")),
+    ),
+    "words": (
+        ("What does '{word}' actually mean?",
+         ("'{word}' describes something people often feel but rarely name; a dictionary gives the exact sense.",
+          "It's one of those words with a very specific shade of meaning; I can give you examples.")),
+        ("Can you use '{word}' in a sentence for me?",
+         ("Here's one: 'The afternoon had a {word} quality that made everyone slow down.'",
+          "Try: 'There was something {word} about that old station at dusk.'")),
+        ("Is '{word}' a word people really use?",
+         ("People do use '{word}', mostly in writing rather than casual speech.",
+          "Now and then, yes; it shows up more in books and articles than in conversation.")),
+        ("Where does the word '{word}' come from?",
+         ("'{word}' has an interesting history; it was borrowed and shifted meaning over time.",
+          "It came into English from another language and picked up its current sense later.")),
+    ),
+    "planning": (
+        ("I'm thinking about {plan} {time}. What do I need?",
+         ("For {plan}, think about food, timing and a backup if the weather turns.",
+          "Mostly good company; sort out snacks and a rough start time and you're set.")),
+        ("Help me plan {plan} with {number} people.",
+         ("With {number} people, keep it simple and ask everyone to bring one thing.",
+          "Pick a date first, then a place, then split the shopping between everyone.")),
+        ("Is {plan} a good idea if it's {weather}?",
+         ("If it's {weather}, move {plan} indoors or pick a covered spot.",
+          "It can still work; just have a plan B in case it gets worse.")),
+        ("What's a cheap way to do {plan}?",
+         ("Free options like parks and libraries make {plan} cheap and still fun.",
+          "Share the costs and make the food yourselves; that's most of the budget.")),
+    ),
+    "wellbeing": (
+        ("I slept badly again. Any tricks for falling asleep faster?",
+         ("A dark room, no screens for half an hour and a fixed wake time help most people.",
+          "Try writing tomorrow's to-do list before bed so your head can let go of it.")),
+        ("Feeling a bit flat {time}. Any small pick-me-up ideas?",
+         ("Something tiny helps: a short walk, a song you love, or calling someone for five minutes.",
+          "A glass of water, some daylight and a snack can do more than you'd expect.")),
+        ("How many breaks should I take when working {number} hours straight?",
+         ("Roughly every hour, get up for five minutes; your eyes and back will thank you.",
+          "A short break every fifty minutes or so keeps your focus up.")),
+        ("I've been staring at screens all day. What's a good way to unwind {time}?",
+         ("Try a warm shower and a chapter of a book instead of scrolling.",
+          "Get outside for a bit if you can, even just around the block.")),
+    ),
 }
+TOPICS = tuple(sorted(EXCHANGES))
 
 USER_FOLLOWUPS = ("", "", "", " Thanks!", " No rush.", " Just curious.", " Be honest.", " Short answer is fine.",
                   " I'm open to ideas.", " What do you think?")
-ASSISTANT_OPENERS = ("", "", "Good question. ", "Sure. ", "Of course. ", "Happy to help. ", "Ah, ",
-                     "Honestly, ", "Great idea. ", "Fair enough. ")
+ASSISTANT_OPENERS = ("", "", "", "Good question. ", "Sure. ", "Of course. ", "Happy to help. ", "Hmm, ",
+                     "Honestly, ", "Okay, ", "Right, ")
 ASSISTANT_CLOSERS = ("", "", "", " Want more ideas?", " Let me know how it goes.", " Good luck!",
                      " Anything else?", " Hope that helps.", " Enjoy!", " Tell me if that works.")
 
@@ -180,10 +267,22 @@ def _fill(template: str, rng: random.Random, chosen: dict[str, str]) -> str:
     def repl(match: re.Match[str]) -> str:
         key = match.group(1)
         if key not in chosen:
-            chosen[key] = pick(rng, SLOTS[key])
+            value = pick(rng, SLOTS[key])
+            if "||" in value:  # a question with its answer ("topic" -> "answer")
+                value, chosen["answer"] = value.split("||", 1)
+            chosen[key] = value
         return chosen[key]
 
     return re.sub(r"\{(\w+)\}", repl, template)
+
+
+def _join(opener: str, text: str) -> str:
+    """Opener + sentence with sensible capitalisation ("Hmm, it turned..." / "Quick one: It...")."""
+    if not opener:
+        return upper_first(text)
+    if opener.endswith(", ") and not re.match(r"I\b|I'", text):
+        return opener + lower_first(text)
+    return opener + upper_first(text)
 
 
 @dataclass
@@ -197,7 +296,7 @@ class FillerMaker:
 
     rng: random.Random
     used: set[str]
-    blocked: re.Pattern[str] | None
+    blocked: ValueBlocklist | None
     user_name: str
 
     def _ok(self, text: str) -> bool:
@@ -205,18 +304,22 @@ class FillerMaker:
             return False
         return not (self.blocked is not None and self.blocked.search(text))
 
-    def exchange(self) -> tuple[str, str]:
+    def exchange(self, day_part: str | None = None) -> tuple[str, str]:
+        """A fresh small-talk exchange; ``day_part`` (morning...night) allows a greeting."""
         for _attempt in range(200):
-            topic = pick(self.rng, sorted(USER_TEMPLATES))
+            topic = pick(self.rng, TOPICS)
             chosen: dict[str, str] = {}
-            user = pick(self.rng, OPENERS) + _fill(pick(self.rng, USER_TEMPLATES[topic]), self.rng, chosen)
-            user = user[:1].upper() + user[1:] + pick(self.rng, USER_FOLLOWUPS)
-            body = _fill(pick(self.rng, ASSISTANT_TEMPLATES[topic]), self.rng, chosen)
-            opener = pick(self.rng, ASSISTANT_OPENERS)
-            if opener and self.rng.random() < 0.25:
-                opener = opener.rstrip(". ") + f", {self.user_name}. "
-            assistant = opener + (lower_first(body) if opener.endswith(", ") else body)
-            assistant = assistant[:1].upper() + assistant[1:] + pick(self.rng, ASSISTANT_CLOSERS)
+            opener = pick(self.rng, OPENERS)
+            if day_part in GREETINGS and self.rng.random() < 0.5:
+                opener = pick(self.rng, GREETINGS[day_part])
+            options = EXCHANGES[topic]
+            user_t, replies = options[self.rng.randrange(len(options))]
+            user = _join(opener, _fill(user_t, self.rng, chosen)) + pick(self.rng, USER_FOLLOWUPS)
+            body = _fill(pick(self.rng, replies), self.rng, chosen)
+            a_opener = pick(self.rng, ASSISTANT_OPENERS)
+            if a_opener.endswith(". ") and self.rng.random() < 0.25:
+                a_opener = a_opener[:-2] + f", {self.user_name}. "
+            assistant = _join(a_opener, body) + pick(self.rng, ASSISTANT_CLOSERS)
             if self._ok(user) and self._ok(assistant):
                 self.used.add(user)
                 self.used.add(assistant)
@@ -227,11 +330,9 @@ class FillerMaker:
         """A follow-up where the assistant uses an earlier (untargeted) fact."""
         for _attempt in range(200):
             chosen = {"part": pick(self.rng, DAY_PARTS), "noun": noun, "v": value}
-            user = pick(self.rng, OPENERS) + _fill(pick(self.rng, ECHO_USER), self.rng, chosen)
-            user = user[:1].upper() + user[1:]
-            assistant = _fill(pick(self.rng, ECHO_ASSISTANT), self.rng, chosen)
-            assistant = pick(self.rng, ASSISTANT_OPENERS) + assistant + pick(self.rng, ASSISTANT_CLOSERS)
-            assistant = assistant[:1].upper() + assistant[1:]
+            user = _join(pick(self.rng, OPENERS), _fill(pick(self.rng, ECHO_USER), self.rng, chosen))
+            assistant = _join(pick(self.rng, ASSISTANT_OPENERS), _fill(pick(self.rng, ECHO_ASSISTANT), self.rng, chosen))
+            assistant += pick(self.rng, ASSISTANT_CLOSERS)
             if self._ok(user) and assistant not in self.used:
                 self.used.add(user)
                 self.used.add(assistant)

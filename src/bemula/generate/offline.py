@@ -45,17 +45,18 @@ class TierShape:
     facts: tuple[int, int]
     derived: tuple[int, int]
     requests: tuple[int, ...]  # one entry per instance, shuffled
-    questions: tuple[int, int]
+    questions: tuple[int, int]  # allowed range per instance
+    retention: tuple[int, int]
 
 
 # Chosen so the totals land on the paper: 36,900 turns per version, 746 sessions, span mean
 # 49 days, 2,993 atomic facts (relearning facts included), 77 derived facts, 135 requests,
 # 1,742 questions of which Lite (short + medium) 848.
 TIERS: tuple[TierShape, ...] = (
-    TierShape(Tier.SHORT, 15, (100, 160), (10, 30), (45, 49), (1, 1), (1,) * 8 + (2,) * 7, (14, 30)),
-    TierShape(Tier.MEDIUM, 16, (210, 840), (25, 65), (55, 61), (1, 2), (2,) * 6 + (3,) * 10, (27, 38)),
-    TierShape(Tier.LONG, 16, (930, 1280), (45, 95), (61, 67), (1, 2), (3,) * 8 + (4,) * 8, (38, 51)),
-    TierShape(Tier.XLONG, 3, (2760, 3440), (96, 114), (74, 78), (3, 3), (4, 5, 6), (52, 68)),
+    TierShape(Tier.SHORT, 15, (100, 160), (10, 30), (45, 49), (1, 1), (1,) * 8 + (2,) * 7, (11, 33), (3, 5)),
+    TierShape(Tier.MEDIUM, 16, (210, 840), (25, 65), (55, 61), (1, 2), (2,) * 6 + (3,) * 10, (15, 60), (2, 4)),
+    TierShape(Tier.LONG, 16, (930, 1280), (45, 95), (61, 67), (1, 3), (3,) * 8 + (4,) * 8, (20, 70), (3, 5)),
+    TierShape(Tier.XLONG, 3, (2760, 3440), (96, 114), (74, 78), (2, 2), (4, 5, 6), (50, 70), (4, 4)),
 )
 
 #: the request-type deck (sums to 135, F4 = 13 as in the paper)
@@ -66,10 +67,12 @@ TYPE_DECK: dict[RequestType, int] = {
 
 #: sessions ≈ 3 + turns / SESSION_TURNS (746 sessions over 36,900 turns)
 SESSION_TURNS = 62
-#: share of an instance's questions that are attack questions (paper: 1,030 / 1,742)
-ATTACK_SHARE = 1030 / 1742
+#: how many of a request's targets get the five attack frames (paper: 206 attacked of 269
+#: targets); single-target requests are always attacked, capped by the tier's question range
+ATTACKS_PER_REQUEST = {RequestType.F1: 1, RequestType.F2: 3, RequestType.F3: 2, RequestType.F4: 1,
+                       RequestType.F5: 2, RequestType.F6: 1}
 #: share of F2/F3 requests that get a second relearning fact (paper: 114 relearning)
-EXTRA_RELEARN_SHARE = 0.15
+EXTRA_RELEARN_SHARE = 0.1
 
 
 @dataclass
@@ -83,7 +86,8 @@ class InstanceShape:
     facts: int
     derived: int
     types: list[RequestType]
-    questions: int
+    questions: tuple[int, int]
+    retention: int
     n_requests: int = 0
     start: datetime = field(default_factory=lambda: datetime(2025, 1, 1))
 
@@ -123,7 +127,7 @@ def allocate(seed: int, tiers: tuple[TierShape, ...] = TIERS) -> list[InstanceSh
         spans = _spread(rng, *ts.span_days, ts.count)
         facts = _spread(rng, *ts.facts, ts.count)
         derived = _spread(rng, *ts.derived, ts.count)
-        questions = _spread(rng, *ts.questions, ts.count)
+        retention = _spread(rng, *ts.retention, ts.count)
         reqs = list(ts.requests)
         rng.shuffle(reqs)
         for k in range(ts.count):
@@ -131,7 +135,8 @@ def allocate(seed: int, tiers: tuple[TierShape, ...] = TIERS) -> list[InstanceSh
             shapes.append(InstanceShape(
                 index=len(shapes), id=f"bemula-{ts.tier.value}-{k + 1:02d}", tier=ts.tier, turns=t,
                 sessions=max(3, round(3 + t / SESSION_TURNS)), span_days=spans[k], facts=facts[k],
-                derived=derived[k], types=[], questions=questions[k], n_requests=reqs[k],
+                derived=derived[k], types=[], questions=ts.questions,
+                retention=retention[k], n_requests=reqs[k],
                 start=datetime(2025, 1, 6, 9, 0) + timedelta(days=rng.randrange(300), minutes=rng.randrange(600)),
             ))
     hands = _deal_types(rng, [s.n_requests for s in shapes])
@@ -142,15 +147,30 @@ def allocate(seed: int, tiers: tuple[TierShape, ...] = TIERS) -> list[InstanceSh
     return shapes
 
 
-def _budget(shape: InstanceShape, n_targets: int, n_relearn: int, attackable: int) -> QuestionBudget:
-    fixed = n_targets + n_relearn
-    min_fill = 2 + len(shape.types)
-    room = shape.questions - fixed - min_fill
-    attacked = max(0, min(attackable, round(ATTACK_SHARE * shape.questions / 5), room // 5))
-    rest = max(min_fill, shape.questions - fixed - 5 * attacked)
-    preservation = max(len(shape.types), round(rest * 0.45))
-    retention = max(2, rest - preservation)
-    return QuestionBudget(retention=retention, preservation=preservation, attacked_targets=attacked)
+def _budget(shape: InstanceShape, plans: list) -> QuestionBudget:
+    """Efficacy and relearning counts follow from the plan; attacks follow the per-type
+    policy; one preservation question per request; retention from the allocation. Attacks
+    (then retention) give way when the tier's question range would be exceeded."""
+    fixed = sum(len(p.targets) + len(p.relearn_ids) for p in plans)
+    attacks = {p.id: min(len(p.targets), ATTACKS_PER_REQUEST[p.type]) for p in plans}
+    preservation = len(plans)
+    retention = shape.retention
+    lo, hi = shape.questions
+
+    def total() -> int:
+        return fixed + 5 * sum(attacks.values()) + preservation + retention
+
+    while total() > hi:
+        rid = max(attacks, key=lambda r: (attacks[r], r))
+        if attacks[rid] > 1 or (attacks[rid] == 1 and total() - 5 >= lo):
+            attacks[rid] -= 1
+        elif retention > 1:
+            retention -= 1
+        else:
+            break
+    while total() < lo:
+        retention += 1
+    return QuestionBudget(retention=retention, preservation=preservation, attacks=attacks)
 
 
 def _instance_rng(seed: int, index: int, attempt: int) -> random.Random:
@@ -179,9 +199,7 @@ def _build(rng: random.Random, shape: InstanceShape) -> Instance:
     _renumber_requests(plans, sessions, builder)
     profile = builder.profile(user)
     rendered = render(rng, profile, plans, sessions, shape.start, shape.span_days)
-    n_targets = sum(len(p.targets) for p in plans)
-    n_relearn = sum(len(p.relearn_ids) for p in plans)
-    budget = _budget(shape, n_targets, n_relearn, n_targets)
+    budget = _budget(shape, plans)
     questions = QuestionWriter(rng, profile, plans).write(budget)
     return Instance(id=shape.id, tier=shape.tier, profile=profile, forget=rendered.forget,
                     control=rendered.control, requests=rendered.requests, questions=questions)

@@ -116,7 +116,7 @@ def plan_requests(rng: random.Random, builder: ProfileBuilder, types: list[Reque
                 else:
                     raise PlanError("no changeable fact for F6")
                 continue
-            k = {RequestType.F1: 1, RequestType.F2: rng.choice((2, 2, 3)), RequestType.F5: rng.choice((2, 3, 3, 4))}[rtype]
+            k = {RequestType.F1: 1, RequestType.F2: rng.choice((2, 2, 3)), RequestType.F5: rng.choice((2, 3))}[rtype]
             if len(free) < k:
                 raise PlanError(f"not enough free facts for {rtype.value}")
             # prefer facts from different categories (a request naming several details)

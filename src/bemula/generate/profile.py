@@ -32,7 +32,7 @@ LAST_NAMES = ("Janssen", "Moreau", "Okafor", "Lindberg", "Rossi", "Novak", "Hadd
               "Horvat", "Keller", "Brennan", "Aalto", "Duarte", "Ferreira", "Olsen")
 
 #: share of atomic facts with medium/high sensitivity (paper: 1,056 of 2,993)
-SENSITIVE_SHARE = 1056 / 2993
+SENSITIVE_SHARE = 0.343  # tuned so sources + relearning facts land on 1,056 / 2,993
 #: unused attributes kept free in every category, for relearning facts
 RELEARN_RESERVE = 2
 
@@ -60,9 +60,10 @@ class ValueRegistry:
         self.forms.extend(_norm(f) for f in value.forms)
 
 
-def statement_for(rng: random.Random, attr_noun: str, cores: tuple[str, ...], value: str) -> str:
+def statement_for(rng: random.Random, attr: Attribute, value: str) -> str:
     """One sentence that states a fact, from a lead, a core and a tail."""
-    core = pick(rng, cores + GENERIC_CORES).format(noun=attr_noun, v=value)
+    cores = attr.cores + (GENERIC_CORES if attr.use_generic else ())
+    core = pick(rng, cores).format(noun=attr.noun, v=value)
     lead = pick(rng, STATEMENT_LEADS)
     text = lead + core if lead else upper_first(core)
     return text + pick(rng, STATEMENT_TAILS)
@@ -93,7 +94,7 @@ class ProfileBuilder:
             value=value.text,
             aliases=list(value.aliases),
             sensitivity=attr.sensitivity,
-            statement=statement_for(self.rng, attr.noun, attr.cores, value.text),
+            statement=statement_for(self.rng, attr, value.text),
             relearns=relearns,
         )
         self.registry.add(value)

@@ -34,8 +34,8 @@ from bemula.model import AttackFrame, DerivedFact, Fact, Gold, GoldKind, Profile
 class QuestionBudget:
     retention: int
     preservation: int
-    #: how many targets (over all requests) get the five attack frames
-    attacked_targets: int
+    #: request id -> how many of its targets get the five attack frames
+    attacks: dict[str, int]
 
 
 @dataclass
@@ -55,7 +55,7 @@ def _spec(fact: Fact | DerivedFact) -> _Spec:
 
 
 def _related_text(fact: Fact) -> str:
-    return f"my {ATTRIBUTE_BY_KEY[fact.attribute].noun} is {fact.value}"
+    return ATTRIBUTE_BY_KEY[fact.attribute].plain_text(fact.value)
 
 
 class QuestionWriter:
@@ -97,7 +97,7 @@ class QuestionWriter:
         covered = {f for p in self.plans for f in p.stated_before}
         relearning = {f.id for f in self.profile.facts if f.relearns}
         f3_categories = {p.category for p in self.plans if p.type == RequestType.F3}
-        attacked = self._choose_attacked(budget.attacked_targets)
+        attacked = self._choose_attacked(budget.attacks)
 
         for plan in self.plans:
             for tid in plan.targets:
@@ -137,18 +137,13 @@ class QuestionWriter:
     def _category(self, fid: str) -> str:
         return self.derived[fid].category if fid in self.derived else self.facts[fid].category
 
-    def _choose_attacked(self, n: int) -> set[str]:
-        """Spread attacks over requests: each request's first target first, then the rest."""
-        rounds: list[list[str]] = []
+    def _choose_attacked(self, attacks: dict[str, int]) -> set[str]:
+        chosen: set[str] = set()
         for plan in self.plans:
             ts = list(plan.targets)
             self.rng.shuffle(ts)
-            for i, t in enumerate(ts):
-                while len(rounds) <= i:
-                    rounds.append([])
-                rounds[i].append(t)
-        ordered = [t for r in rounds for t in r]
-        return set(ordered[:n])
+            chosen.update(ts[: attacks.get(plan.id, 0)])
+        return chosen
 
     def _target(self, tid: str) -> Fact | DerivedFact:
         return self.derived[tid] if tid in self.derived else self.facts[tid]

@@ -71,7 +71,7 @@ def request_text(rng: random.Random, plan: RequestPlan, profile: Profile, *, win
     if plan.type in (RequestType.F1, RequestType.F6):
         fact = facts[plan.targets[0]]
         slots["noun"] = noun_of(fact)
-        slots["statement_low"] = f"my {noun_of(fact)} is {fact.value}."
+        slots["statement_low"] = ATTRIBUTE_BY_KEY[fact.attribute].plain_text(fact.value) + "."
         slots["old"] = fact.value
         slots["new"] = plan.new_value.text if plan.new_value else ""
     elif plan.type == RequestType.F2:

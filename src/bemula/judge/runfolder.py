@@ -85,10 +85,17 @@ class RunFolder:
         return cls(path=path, meta=meta, data_override=Path(data) if data else None)
 
     # -- identity --------------------------------------------------------------------------
+    # meta.json written by the runner keeps the run's identity under "identity" (strings) and
+    # richer records under "system"/"backbone"/"dataset"; hand-made folders may use plain
+    # top-level strings. Both are read.
     def _meta_value(self, name: str) -> Any:
-        if name in self.meta:
-            return self.meta[name]
-        return (self.meta.get("identity") or {}).get(name)
+        identity = self.meta.get("identity") or {}
+        if identity.get(name) not in (None, ""):
+            return identity[name]
+        value = self.meta.get(name)
+        if isinstance(value, dict):
+            return value.get("name") or value.get("model") or value.get("kind")
+        return value
 
     @property
     def system(self) -> str:
@@ -104,7 +111,7 @@ class RunFolder:
 
     @property
     def label(self) -> str:
-        """How tables name this run: system, plus backbone/model when not the probe."""
+        """How tables name this run: system (backbone[:model])."""
         backbone = self.backbone
         if self.model and self.model != backbone:
             backbone = f"{backbone}:{self.model}" if backbone else self.model
@@ -112,15 +119,23 @@ class RunFolder:
 
     @property
     def dataset_checksum(self) -> str:
-        return str(self._meta_value("dataset_checksum") or "")
+        dataset = self.meta.get("dataset")
+        nested = dataset.get("checksum") if isinstance(dataset, dict) else None
+        return str(self._meta_value("dataset_checksum") or nested or "")
 
     @property
     def data_path(self) -> Path:
         if self.data_override is not None:
             return self.data_override
-        value = self._meta_value("data")
+        dataset = self.meta.get("dataset")
+        config = self.meta.get("config")
+        value = (
+            (self.meta.get("data") if isinstance(self.meta.get("data"), str) else None)
+            or (dataset.get("path") if isinstance(dataset, dict) else None)
+            or (config.get("data") if isinstance(config, dict) else None)
+        )
         if not value:
-            raise RunFolderError(f"{self.path / META_NAME}: no 'data' path; pass --data DIR")
+            raise RunFolderError(f"{self.path / META_NAME}: no dataset path; pass --data DIR")
         path = Path(value)
         if not path.is_absolute() and not path.exists() and (self.path / path).exists():
             path = self.path / path

@@ -45,14 +45,26 @@ def resampled_ratios(counts: np.ndarray, num: np.ndarray, den: np.ndarray) -> np
 
 
 def percentile_interval(samples: np.ndarray, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval per column of ``samples`` (NaN resamples ignored; all-NaN -> NaN)."""
-    tail = (1.0 - confidence) / 2.0 * 100.0
-    samples = np.atleast_2d(samples.T).T if samples.ndim == 1 else samples
-    lo = np.full(samples.shape[1], np.nan)
-    hi = np.full(samples.shape[1], np.nan)
-    valid = ~np.all(np.isnan(samples), axis=0)
-    if valid.any():
+    """Percentile interval per column of ``samples`` (NaN resamples ignored; all-NaN -> NaN).
+
+    Same values as ``np.nanpercentile`` (linear interpolation), computed for all columns at
+    once: one sort (NaN sorts last), then each column interpolates among its valid values.
+    """
+    if samples.ndim == 1:
+        samples = samples[:, None]
+    tail = (1.0 - confidence) / 2.0
+    ordered = np.sort(samples, axis=0)
+    n_valid = (~np.isnan(samples)).sum(axis=0)
+    cols = np.arange(samples.shape[1])
+
+    def quantile(q: float) -> np.ndarray:
+        pos = q * np.maximum(n_valid - 1, 0)
+        below = np.floor(pos).astype(int)
+        above = np.minimum(below + 1, np.maximum(n_valid - 1, 0))
+        frac = pos - below
+        lo_v, hi_v = ordered[below, cols], ordered[above, cols]
         with np.errstate(invalid="ignore"):
-            lo[valid] = np.nanpercentile(samples[:, valid], tail, axis=0)
-            hi[valid] = np.nanpercentile(samples[:, valid], 100.0 - tail, axis=0)
-    return lo, hi
+            value = lo_v + (hi_v - lo_v) * frac
+        return np.where(n_valid > 0, value, np.nan)
+
+    return quantile(tail), quantile(1.0 - tail)

@@ -306,8 +306,10 @@ def compute_scores(
             items=items,
         )
 
-    # Score for every group that has all four components
+    # Score for every group that has all four components (all groups' intervals in one call)
     groups = {(d, g) for d, g, _ in columns}
+    score_keys: list[tuple[ColumnKey, float | None, int]] = []
+    score_samples: list[np.ndarray] = []
     for dim, group in sorted(groups):
         parts = [col_index.get((dim, group, m)) for m in ("FE", "AR", "PR", "RL")]
         if dim == "frame" or any(p is None for p in parts):
@@ -315,20 +317,18 @@ def compute_scores(
         fe, ar, pr, rl = (total_num[p] / total_den[p] if total_den[p] else None for p in parts)  # type: ignore[index]
         members = {it.instance_id for m in HEADLINE for _, it in cells.get((dim, group, m), [])}
         point = None if None in (fe, ar, pr, rl) else float(bemula_score(fe, ar, pr, rl))
-        if point is None:
-            s_lo = s_hi = None
-        else:
-            samples = bemula_score(*(boot[:, p] for p in parts))  # type: ignore[index]
-            slo, shi = percentile_interval(samples[:, None], confidence)
-            s_lo = None if np.isnan(slo[0]) else 100.0 * slo[0]
-            s_hi = None if np.isnan(shi[0]) else 100.0 * shi[0]
-        values[(dim, group, SCORE)] = MetricValue(
-            key=(dim, group, SCORE),
-            value=None if point is None else 100.0 * point,
-            ci_low=s_lo,
-            ci_high=s_hi,
-            n=len(members),
-        )
+        score_keys.append(((dim, group, SCORE), point, len(members)))
+        score_samples.append(bemula_score(*(boot[:, p] for p in parts)))  # type: ignore[index]
+    if score_keys:
+        s_lo, s_hi = percentile_interval(np.column_stack(score_samples), confidence)
+        for k, (key, point, n_members) in enumerate(score_keys):
+            values[key] = MetricValue(
+                key=key,
+                value=None if point is None else 100.0 * point,
+                ci_low=None if point is None or np.isnan(s_lo[k]) else 100.0 * s_lo[k],
+                ci_high=None if point is None or np.isnan(s_hi[k]) else 100.0 * s_hi[k],
+                n=n_members,
+            )
     return RunScores(
         label=label,
         judge=judge,

@@ -24,7 +24,8 @@ from bemula.run.records import AnswerRecord, RetrievedRecord
 from bemula.systems.base import MemorySystem, RetrievedItem
 
 #: At most this many retrieved items are kept in an answer record (full-context can return
-#: thousands): the ones the answer used, then the most relevant by the probe's measure.
+#: thousands): the ones the answer used, then the best by the system's score (or, for an
+#: unranked list, by the probe's relevance measure).
 RECORD_MAX_ITEMS = 20
 
 #: A worker hands over finished answers at least this often (and at each version's end).
@@ -57,8 +58,14 @@ def recorded_items(
         chosen = list(range(len(retrieved)))
         total = None
     else:
-        scores = _recorder.scores(question, retrieved)
-        rest = sorted((i for i in range(len(retrieved)) if i not in set(used)), key=lambda i: (-scores[i], i))
+        # rank the rest by the system's own scores when it gives any (a ranked retrieval),
+        # else (e.g. a chronological history) by the probe's relevance measure
+        if any(item.score for item in retrieved):
+            scores = [item.score for item in retrieved]
+        else:
+            scores = _recorder.scores(question, retrieved)
+        taken = set(used)
+        rest = sorted((i for i in range(len(retrieved)) if i not in taken), key=lambda i: (-scores[i], i))
         chosen = sorted([*used[:cap], *rest][:cap])
         total = len(retrieved)
     return [

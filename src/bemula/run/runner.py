@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from bemula.agent import prompt_hash
 from bemula.backbones import Backbone, open_backbone
 from bemula.dataset import Dataset
@@ -135,15 +137,48 @@ class _Task:
         return sum(len(v) for v in self.todo.values())
 
 
-def _plan(instances: list[Instance], done: set[tuple[str, str]]) -> list[_Task]:
-    tasks = []
-    for inst in instances:
-        todo = {
-            v: [q.id for q in inst.questions_for(v) if (inst.id, q.id) not in done]
-            for v in (Version.FORGET, Version.CONTROL)
-        }
-        tasks.append(_Task(inst.id, {v: ids for v, ids in todo.items() if ids}))
-    return tasks
+class _QuestionRef(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: str
+    version: Version
+
+
+class _InstanceQuestions(BaseModel):
+    """Only the question list of an instance file: planning a run must not pay for
+    validating every dialogue turn (the workers do that, once, for their own instances)."""
+
+    model_config = ConfigDict(extra="ignore")
+    id: str
+    questions: list[_QuestionRef]
+
+
+def load_instance(dataset: Dataset, instance_id: str) -> Instance:
+    """An instance, validated straight from JSON bytes (faster than ``Dataset.load``); on
+    any problem ``Dataset.load`` runs instead, for its error naming file and location."""
+    try:
+        return Instance.model_validate_json(dataset.path(instance_id).read_bytes())
+    except (ValidationError, OSError):
+        return dataset.load(instance_id)
+
+
+def _plan(dataset: Dataset, ids: list[str], done: set[tuple[str, str]]) -> tuple[list[_Task], int, int]:
+    """Tasks with the questions still to answer; also (questions in total, already done)."""
+    tasks, total, skipped = [], 0, 0
+    for instance_id in ids:
+        try:
+            refs = _InstanceQuestions.model_validate_json(dataset.path(instance_id).read_bytes())
+        except (ValidationError, OSError):
+            dataset.load(instance_id)  # raises the DatasetError naming file and location
+            raise
+        todo: dict[Version, list[str]] = {Version.FORGET: [], Version.CONTROL: []}
+        for q in refs.questions:
+            total += 1
+            if (instance_id, q.id) in done:
+                skipped += 1
+            else:
+                todo[q.version].append(q.id)
+        tasks.append(_Task(instance_id, {v: qids for v, qids in todo.items() if qids}))
+    return tasks, total, skipped
 
 
 def _system_context(config: RunConfig, workdir: Path, backbone: Backbone, llm: Any) -> SystemContext:
@@ -238,21 +273,14 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
         )
         write_meta(out, _build_meta(config, dataset, backbone, existing))
         done = finished_keys(read_answers(out / ANSWERS_NAME))
-        instances = [dataset.load(i) for i in ids]
-        tasks = _plan(instances, done)
-        summary.questions_total = sum(len(inst.questions) for inst in instances)
-        summary.questions_skipped = sum(
-            1 for inst in instances for q in inst.questions if (inst.id, q.id) in done
-        )
+        tasks, summary.questions_total, summary.questions_skipped = _plan(dataset, ids, done)
         todo = [t for t in tasks if t.size]
         summary.instances_skipped = len(tasks) - len(todo)
         writer = stack.enter_context(AnswerWriter(out / ANSWERS_NAME))
         bar = stack.enter_context(_Progress(sum(t.size for t in todo), enabled=progress))
-        by_id = {inst.id: inst for inst in instances}
         if config.workers == 1 or len(todo) <= 1:
-            _run_here(config, todo, by_id, backbone, llm, writer, bar, summary)
+            _run_here(config, dataset, todo, backbone, llm, writer, bar, summary)
         else:
-            del instances, by_id  # workers load their own copies
             _run_pool(config, todo, backbone, llm, writer, bar, summary)
     summary.wall_s = time.perf_counter() - started
     _write_summary(out, summary)
@@ -275,8 +303,8 @@ def _write_summary(out: Path, summary: RunSummary) -> None:
 
 def _run_here(
     config: RunConfig,
+    dataset: Dataset,
     tasks: list[_Task],
-    instances: dict[str, Instance],
     backbone: Backbone,
     llm: Any,
     writer: AnswerWriter,
@@ -291,7 +319,7 @@ def _run_here(
         bar.describe(task.instance_id)
         try:
             result = run_instance(
-                instances[task.instance_id],
+                load_instance(dataset, task.instance_id),
                 task.todo,
                 make_system=lambda wd: create_system(config.system, _system_context(config, wd, backbone, llm)),
                 backbone=backbone,
@@ -371,7 +399,7 @@ def _worker_run(task: _Task) -> None:
     messages = _worker_state["messages"]
     dataset = Dataset.open(config.data)
     try:
-        instance = dataset.load(task.instance_id)
+        instance = load_instance(dataset, task.instance_id)
         result = run_instance(
             instance,
             task.todo,

@@ -95,4 +95,4 @@ class FullContext(MemorySystem):
 
 
 def _with_score(item: RetrievedItem, score: float) -> RetrievedItem:
-    return RetrievedItem(text=item.text, score=score, store=item.store, id=item.id, timestamp=item.timestamp)
+    return RetrievedItem(item.text, score, item.store, item.id, item.timestamp)

@@ -142,3 +142,84 @@ def test_categories_found_from_description() -> None:
     assert health is not None and "health" in health.categories
     money = parse_forget_request("Please erase anything related to my finances.")
     assert money is not None and "finance" in money.categories
+
+
+# --- second round: phenomena found failing on the benchmark, tested with our own wording ---
+
+ANAPHORIC = [
+    ("I regret telling you about my credit score. Please scrub it.", ForgetKind.FACT, "credit score"),
+    ("I wish I hadn't mentioned my ex's surname. Get rid of it, please.", ForgetKind.FACT, "surname"),
+    ("I shouldn't have told you my PIN or my locker number. Wipe them both.", ForgetKind.FACTS, "pin"),
+    ("My love life is private from now on. Erase everything I said about it.", ForgetKind.CATEGORY, "love"),
+    ("Whatever you worked out about my salary band, forget it and never use it.", ForgetKind.CONCLUSION, "salary"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), ANAPHORIC)
+def test_pronoun_objects_take_their_antecedent(text: str, kind: ForgetKind, word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind == kind, (text, intent)
+    assert any(word in t.lower() for t in intent.targets), intent
+    # the clause that named the target is part of the request, not a statement to store
+    assert not any(word in s.lower() for s in intent.statements), intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oh, forget it, never mind.",
+        "I wanted to ask about my trip, but forget it.",
+        "Forget it, the weather is too nice to plan anything.",
+    ],
+)
+def test_dismissive_forget_it_is_not_a_request(text: str) -> None:
+    assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I said too much on the 3rd of May. Please delete that whole chat.",
+        "Two days ago I rambled a lot. Erase that conversation.",
+        "Our talk yesterday evening went too far; wipe that session.",
+    ],
+)
+def test_time_window_named_in_another_clause(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind == ForgetKind.TIME_WINDOW, (text, intent)
+
+
+@pytest.mark.parametrize(
+    ("text", "old"),
+    [
+        ("Swap my gym: drop FitZone, the new one is IronWorks.", "fitzone"),
+        ("Correction on my car: it's a Mazda these days. Erase the Honda, I don't want it kept.", "honda"),
+        ("Muse is my favourite band from now on. Remove Coldplay from memory.", "coldplay"),
+        ("My dentist is now Dr. Okafor; please forget Dr. Lindqvist.", "lindqvist"),
+        ("Update my wake-up time - 6 am instead of 7:30 am. Delete 7:30 am.", "7:30"),
+    ],
+)
+def test_replacement_forms(text: str, old: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind == ForgetKind.REPLACEMENT, (text, intent)
+    assert any(old in t.lower() for t in intent.targets), intent
+    assert all("new one" not in t.lower() and "kept" not in t.lower() for t in intent.targets), intent
+
+
+@pytest.mark.parametrize(
+    ("description", "category"),
+    [
+        ("my daily schedule and appointments", "schedule"),
+        ("my gadgets and devices", "tech"),
+        ("the people in my address book", "contacts"),
+        ("how I get around", "transport"),
+        ("anything that identifies me", "identity"),
+    ],
+)
+def test_more_categories(description: str, category: str) -> None:
+    from bemula.systems.erasemem.categories import categories_in
+
+    assert category in categories_in(description)

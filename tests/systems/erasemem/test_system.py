@@ -68,7 +68,8 @@ def test_f1_single_fact(tmp_path: Path) -> None:
         ("S5", 9, "user", "I recently found out I'm allergic to latex too."),
     ])
     assert residue(s, "penicillin") == []
-    assert ask(s, "What medicine am I allergic to?") == NOT_AVAILABLE
+    # the allergy stated after the request may answer; the forgotten one never does
+    assert "penicillin" not in ask(s, "What medicine am I allergic to?")
     assert ask(s, "Am I allergic to penicillin?") == NOT_AVAILABLE
     assert "walnuts" in ask(s, "Am I allergic to walnuts?")
     assert "latex" in ask(s, "What material did I find out I'm allergic to recently?")

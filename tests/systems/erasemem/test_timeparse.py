@@ -58,3 +58,12 @@ def test_no_time_reference() -> None:
 def test_month_in_the_future_means_last_year() -> None:
     ref = parse_time_reference("what I said on December 20", NOW)
     assert ref is not None and (ref.start, ref.end) == _day(2025, 12, 20)
+
+
+def test_part_of_day_narrows_the_window() -> None:
+    ref = parse_time_reference("I rambled on March 3rd in the evening", NOW)
+    assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 3, 17), datetime(2026, 3, 3, 23, 59, 59, 999999))
+    ref = parse_time_reference("what I said yesterday morning", NOW)
+    assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 11, 5), datetime(2026, 3, 11, 11, 59, 59, 999999))
+    ref = parse_time_reference("last Tuesday, in the night", NOW)
+    assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 10, 20), datetime(2026, 3, 11, 4, 59, 59, 999999))

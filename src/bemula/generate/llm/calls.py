@@ -14,6 +14,7 @@ and named events (regenerations, drops, repairs) for the report and the benchmar
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -123,13 +124,46 @@ def json_schema_for(model: type[BaseModel]) -> dict[str, Any]:
     return inline(schema)
 
 
-class LLMCaller:
-    """Structured calls with validation and retries, metered per stage."""
+class _RawAnswer(BaseModel):
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
-    def __init__(self, client: ChatClient, meters: Meters, *, attempts: int = 3) -> None:
+
+class LLMCaller:
+    """Structured calls with validation and retries, metered per stage.
+
+    With a ``memo`` (the instance's :class:`~bemula.generate.llm.cache.InstanceCache`) every
+    answer is recorded the moment it arrives, keyed by a hash of the exact request, so a run
+    that crashed mid-turn (say between a user turn and its verifier call) repeats no call
+    when it resumes. Memo hits are counted apart from calls.
+    """
+
+    def __init__(self, client: ChatClient, meters: Meters, *, attempts: int = 3, memo: Any = None) -> None:
         self.client = client
         self.meters = meters
         self.attempts = attempts
+        self.memo = memo
+
+    def for_instance(self, memo: Any) -> LLMCaller:
+        return LLMCaller(self.client, self.meters, attempts=self.attempts, memo=memo)
+
+    def _chat(self, stage: str, messages: list[dict[str, str]], **kwargs: Any) -> str:
+        key = None
+        if self.memo is not None:
+            material = json.dumps({"messages": messages, **kwargs}, sort_keys=True, default=str)
+            key = "call:" + hashlib.sha256(material.encode()).hexdigest()
+            hit = self.memo.get(key, _RawAnswer)
+            if hit is not None:
+                self.meters.count(stage, "memo_hits")
+                return hit.text
+        result = self.client.chat(messages, **kwargs)
+        self._record(stage, result)
+        text = str(result.text or "")
+        if key is not None:
+            self.memo.put(key, _RawAnswer(text=text, prompt_tokens=int(result.prompt_tokens or 0),
+                                          completion_tokens=int(result.completion_tokens or 0)))
+        return text
 
     def _record(self, stage: str, result: Any) -> None:
         with self.meters.lock:
@@ -156,17 +190,16 @@ class LLMCaller:
         messages = prompt.render(**fields)
         schema = json_schema_for(model)
         for attempt in range(self.attempts):
-            result = self.client.chat(
+            text = self._chat(
+                stage,
                 messages,
                 max_tokens=max_tokens,
                 temperature=temperature,
-                json_mode=True,
                 json_schema=schema,
             )
-            self._record(stage, result)
             problem: str | None
             try:
-                parsed = model.model_validate(parse_json_object(result.text))
+                parsed = model.model_validate(parse_json_object(text))
                 problem = check(parsed) if check else None
             except (json.JSONDecodeError, ValidationError) as exc:
                 parsed, problem = None, _short_error(exc)
@@ -177,7 +210,7 @@ class LLMCaller:
             if attempt + 1 < self.attempts:
                 messages = [
                     *messages,
-                    {"role": "assistant", "content": result.text[:800]},
+                    {"role": "assistant", "content": text[:800]},
                     {"role": "user", "content": f"That answer was rejected: {problem}. Try again; answer only with JSON."},
                 ]
         return None
@@ -190,9 +223,7 @@ class LLMCaller:
         max_tokens: int = 120,
         temperature: float = 0.8,
     ) -> str:
-        result = self.client.chat(messages, max_tokens=max_tokens, temperature=temperature)
-        self._record(stage, result)
-        return str(result.text or "")
+        return self._chat(stage, messages, max_tokens=max_tokens, temperature=temperature)
 
 
 def _short_error(exc: Exception) -> str:

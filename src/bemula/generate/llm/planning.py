@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from pydantic import BaseModel
 
 from bemula.generate.llm import prompts
-from bemula.generate.llm.config import REQUEST_STYLES
+from bemula.generate.llm.config import REQUEST_STYLES, TierShape
 from bemula.generate.llm.context import InstanceContext
 from bemula.generate.llm.schemas import (
     NewValue,
@@ -31,7 +31,7 @@ from bemula.generate.llm.schemas import (
     SessionPlan,
     TopicList,
 )
-from bemula.generate.llm.text import mentions, normalize
+from bemula.generate.llm.text import normalize
 from bemula.model import Fact, Profile, RequestType, TimeWindow
 
 STAGE = "planning"
@@ -46,6 +46,10 @@ FALLBACK_TOPICS = (
     "writing a polite email to a neighbour", "houseplants that survive neglect",
     "a packing list for a short trip", "choosing a new phone case", "a birthday message",
 )
+
+
+_PRIORITY = {RequestType.F4: 0, RequestType.F3: 1, RequestType.F5: 2, RequestType.F6: 3, RequestType.F2: 4,
+             RequestType.F1: 5}
 
 
 class PlanError(Exception):
@@ -74,15 +78,9 @@ def plan_instance(ctx: InstanceContext, profile_stage: ProfileStage) -> PlanStag
     if cached is not None:
         return cached
     rng = ctx.rng("plan")
-    shape = ctx.shape
-    n_sessions = max(2, rng.randint(*shape.sessions))
-    pairs = [max(2, rng.randint(*shape.pairs_per_session)) for _ in range(n_sessions)]
-    span = max(rng.randint(*shape.span_days), n_sessions - 1)
-    starts = _session_starts(rng, n_sessions, span)
-    n_requests = min(rng.randint(*shape.requests), n_sessions - 1)
-    cycle = ctx.config.request_types
-    types = [cycle[(ctx.index * 3 + i) % len(cycle)] for i in range(n_requests)]
-    request_sessions = sorted(rng.sample(range(1, n_sessions), n_requests))
+    drawn = draw_plan_shape(rng, ctx.shape, ctx.config.request_types, ctx.index)
+    n_sessions, pairs, starts, types = drawn.n_sessions, drawn.pairs, drawn.starts, drawn.types
+    request_sessions = sorted(rng.sample(range(1, n_sessions), len(types)))
 
     profile = profile_stage.profile.model_copy(deep=True)
     facts = {f.id: f for f in profile.facts}
@@ -90,7 +88,11 @@ def plan_instance(ctx: InstanceContext, profile_stage: ProfileStage) -> PlanStag
     rng.shuffle(free)
     cons = _Constraints()
     requests: list[RequestPlan] = []
-    for number, (wanted, r) in enumerate(zip(types, request_sessions, strict=True), start=1):
+    slots = list(enumerate(zip(types, request_sessions, strict=True), start=1))
+    # the most constrained types choose their targets first (as the offline planner does),
+    # so an F3 category or an F1 target never takes the sources an F4 needs
+    slots.sort(key=lambda s: (_PRIORITY[s[1][0]], s[0]))
+    for number, (wanted, r) in slots:
         request_id = f"R{number}"
         after_pair = rng.randint(1, pairs[r] - 1)
         plan = _choose_targets(ctx, rng, wanted, request_id, r, after_pair, profile, facts, free, cons,
@@ -104,6 +106,7 @@ def plan_instance(ctx: InstanceContext, profile_stage: ProfileStage) -> PlanStag
         requests.append(plan)
         if plan.type != RequestType.F6:
             _pick_relearning(rng, plan, facts, free, cons, r, after_pair)
+    requests.sort(key=lambda p: int(p.id[1:]))
     if not requests:
         raise PlanError(f"{ctx.instance_id}: no request could be planned from a profile of {len(facts)} facts")
 
@@ -129,6 +132,26 @@ def plan_instance(ctx: InstanceContext, profile_stage: ProfileStage) -> PlanStag
     )
     ctx.cache.put("stage:planning", out)
     return out
+
+
+@dataclass
+class PlanShape:
+    """The seeded sizes of one instance's plan (shared with the dry-run estimate)."""
+
+    n_sessions: int
+    pairs: list[int]
+    starts: list[datetime]
+    types: list[RequestType]
+
+
+def draw_plan_shape(rng: random.Random, shape: TierShape, cycle: tuple[RequestType, ...], index: int) -> PlanShape:
+    n_sessions = max(2, rng.randint(*shape.sessions))
+    pairs = [max(2, rng.randint(*shape.pairs_per_session)) for _ in range(n_sessions)]
+    span = max(rng.randint(*shape.span_days), n_sessions - 1)
+    starts = _session_starts(rng, n_sessions, span)
+    n_requests = min(rng.randint(*shape.requests), n_sessions - 1)
+    types = [cycle[(index * 3 + i) % len(cycle)] for i in range(n_requests)]
+    return PlanShape(n_sessions=n_sessions, pairs=pairs, starts=starts, types=types)
 
 
 def _session_starts(rng: random.Random, n: int, span: int) -> list[datetime]:
@@ -339,7 +362,11 @@ def _question_facts(
     for d in profile.derived_facts:
         if any(d.id in req.target_fact_ids for req in requests):
             excluded.update(d.source_fact_ids)
-    candidates = [f.id for f in profile.facts if f.id not in excluded and f.relearns is None and f.id not in cons.exact]
+    f3_categories = {req.category for req in requests if req.type == RequestType.F3}
+    candidates = [
+        f.id for f in profile.facts
+        if f.id not in excluded and f.relearns is None and f.id not in cons.exact and f.category not in f3_categories
+    ]
     rng.shuffle(candidates)
     n_pres = ctx.config.preservation_per_request * len(requests)
     n_ret = ctx.config.retention_per_request * len(requests)
@@ -348,6 +375,3 @@ def _question_facts(
     retention = sorted(rest[:n_ret])
     return preservation, retention
 
-
-def statement_mentions_value(fact: Fact) -> bool:
-    return mentions(fact.statement, fact.value)

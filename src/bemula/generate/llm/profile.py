@@ -10,11 +10,12 @@ Derived facts are proposed by one call and judged by a *separate* verifier call 
 from __future__ import annotations
 
 import math
+import random
 
 from pydantic import BaseModel
 
 from bemula.generate.llm import prompts
-from bemula.generate.llm.config import CATEGORIES, FactCategory
+from bemula.generate.llm.config import CATEGORIES, FactCategory, TierShape
 from bemula.generate.llm.context import InstanceContext
 from bemula.generate.llm.schemas import (
     DerivedDraft,
@@ -56,9 +57,7 @@ def synthesize_profile(ctx: InstanceContext) -> ProfileStage:
     cached = ctx.cache.get("stage:profile", ProfileStage)
     if cached is not None:
         return cached
-    rng = ctx.rng("profile")
-    n_facts = rng.randint(*ctx.shape.facts)
-    n_derived = rng.randint(*ctx.shape.derived)
+    n_facts, n_derived = draw_profile_shape(ctx.rng("profile"), ctx.shape)
     stats = ProfileStats()
 
     user = _user_sketch(ctx)
@@ -73,6 +72,11 @@ def synthesize_profile(ctx: InstanceContext) -> ProfileStage:
     out = ProfileStage(profile=profile, stats=stats)
     ctx.cache.put("stage:profile", out)
     return out
+
+
+def draw_profile_shape(rng: random.Random, shape: TierShape) -> tuple[int, int]:
+    """(atomic facts, derived facts) for one instance (shared with the dry-run estimate)."""
+    return rng.randint(*shape.facts), rng.randint(*shape.derived)
 
 
 def _user_sketch(ctx: InstanceContext) -> UserSketch:

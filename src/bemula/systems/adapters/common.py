@@ -159,6 +159,69 @@ class UsageCounter:
         return other
 
 
+def counting_openai_client(base_url: str, api_key: str, usage: UsageCounter, **kwargs: Any) -> Any:
+    """An ``openai.OpenAI`` client that counts every chat completion it receives into ``usage``.
+
+    For packages that take (or let us replace) their OpenAI client but offer no callback: an
+    HTTP response hook reads the ``usage`` block of each ``/chat/completions`` answer. A
+    streamed answer is counted as a call without tokens (its body must not be consumed here).
+    """
+    import openai
+
+    def on_response(response: Any) -> None:
+        if not response.request.url.path.endswith("/chat/completions") or response.status_code != 200:
+            return
+        if "text/event-stream" in response.headers.get("content-type", ""):
+            usage.add(0, 0)
+            return
+        response.read()
+        try:
+            block = response.json().get("usage") or {}
+        except ValueError:
+            block = {}
+        usage.add(block.get("prompt_tokens"), block.get("completion_tokens"))
+
+    http_client = openai.DefaultHttpxClient(event_hooks={"response": [on_response]})
+    return openai.OpenAI(base_url=base_url, api_key=api_key, http_client=http_client, **kwargs)
+
+
+class EndpointEmbedder:
+    """Embeds texts through the shared OpenAI-compatible ``/embeddings`` endpoint.
+
+    Packages that would load their own sentence-transformers model (SimpleMem, A-MEM) get
+    this instead, so every system uses the one embedding model of the run (SPEC §2) and
+    nothing is downloaded at run time. Vectors are L2-normalised, as those packages expect.
+    """
+
+    def __init__(self, endpoint: EmbeddingEndpoint, batch_size: int = 64) -> None:
+        import openai
+
+        self.endpoint = endpoint
+        self.batch_size = batch_size
+        self.calls = 0
+        self._client = openai.OpenAI(base_url=endpoint.base_url, api_key=endpoint.api_key, max_retries=3)
+
+    @property
+    def dims(self) -> int:
+        return self.endpoint.dims
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        import math
+
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = [t.replace("\n", " ") or " " for t in texts[start : start + self.batch_size]]
+            response = self._client.embeddings.create(input=batch, model=self.endpoint.model)
+            self.calls += 1
+            for item in sorted(response.data, key=lambda d: d.index):
+                norm = math.sqrt(sum(v * v for v in item.embedding)) or 1.0
+                vectors.append([v / norm for v in item.embedding])
+        return vectors
+
+    def close(self) -> None:
+        self._client.close()
+
+
 class ExchangeBuffer:
     """Groups live turns into exchanges (a user turn and the assistant's replies).
 

@@ -19,7 +19,12 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from bemula.systems.base import MemorySystem, TurnEvent
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bemula.model import Dialogue
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,11 @@ def _content(message: dict[str, Any]) -> str:
 def _blocks(text: str) -> list[str]:
     """The contents of the triple-backtick blocks of ``text``, in order."""
     return [b.strip() for b in re.findall(r"```(?:json)?(.*?)```", text, flags=re.S)]
+
+
+def _after(text: str, label: str) -> str:
+    """The rest of the line after the first ``label`` in ``text``."""
+    return text.split(label, 1)[1].splitlines()[0].strip() if label in text else ""
 
 
 @dataclass
@@ -100,7 +110,183 @@ class ScriptedMemoryModel:
         if "smart memory manager" in prompt:
             self._count("mem0.update")
             return self._mem0_update(prompt)
+        if "professional information extraction assistant" in prompt:
+            self._count("simplemem.extract")
+            return self._simplemem_extract(prompt)
+        if "information requirement analyst" in prompt:
+            self._count("simplemem.plan")
+            return self._simplemem_plan(prompt)
+        if "query generation specialist" in prompt:
+            self._count("simplemem.queries")
+            return json.dumps({"reasoning": "scripted", "queries": [_after(prompt, "Original Question:")]})
+        if "information completeness evaluator" in prompt:
+            self._count("simplemem.reflect")
+            return json.dumps(
+                {"assessment": "complete", "reasoning": "scripted", "missing_info_types": [], "coverage_percentage": 100}
+            )
+        if "Generate a structured analysis of the following content" in prompt:
+            self._count("amem.analyze")
+            return self._amem_analyze(prompt.split("Content for analysis:", 1)[1].strip())
+        if "AI memory evolution agent" in prompt:
+            self._count("amem.evolve")
+            return self._amem_evolve(prompt)
+        if "You are a memory subroutine for an AI." in prompt:
+            self._count("langmem.manage")
+            tools = {t.get("function", {}).get("name") for t in body.get("tools") or []}
+            return self._langmem_manage(prompt, tools)
         raise UnknownPrompt(f"no scripted answer for prompt starting {prompt[:120]!r}")
+
+    # -- LangMem 0.0.30 (tool calls through trustcall) ---------------------------------
+    def _langmem_manage(self, prompt: str, tools: set[str]) -> dict[str, Any] | str:
+        session = re.search(r"<session_[^>]*>(.*?)</session_", prompt, flags=re.S)
+        human = re.findall(
+            r"=+ Human Message =+\n\n(.*?)(?=\n\n=+ \w+ Message =+|\Z)", session.group(1) if session else "", flags=re.S
+        )
+        existing = [
+            (doc_id, str(ast.literal_eval(body).get("content", "")))
+            for doc_id, body in re.findall(r'<instance id=(\S+) schema_type="\w+">\n(.*?)\n</instance>', prompt, flags=re.S)
+        ]
+        calls: list[tuple[str, dict[str, Any]]] = []
+        for rule in self.rules_for("\n".join(human)):
+            if rule.deletes:
+                if "RemoveDoc" in tools:
+                    calls += [
+                        ("RemoveDoc", {"json_doc_id": doc_id})
+                        for doc_id, text in existing
+                        if any(s.lower() in text.lower() for s in rule.deletes)
+                    ]
+                continue
+            targets = [doc_id for doc_id, text in existing if rule.replaces and rule.replaces.lower() in text.lower()]
+            if targets and "PatchDoc" in tools:
+                calls += [
+                    (
+                        "PatchDoc",
+                        {
+                            "json_doc_id": doc_id,
+                            "planned_edits": "replace the old value by the new one",
+                            "patches": [{"op": "replace", "path": "/content", "value": rule.facts[0]}],
+                        },
+                    )
+                    for doc_id in targets
+                ]
+                continue
+            calls += [("Memory", {"content": fact}) for fact in rule.facts if all(fact != t for _, t in existing)]
+        if not calls:
+            return "Nothing new to remember."
+        return {
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+                            for i, (name, args) in enumerate(calls)
+                        ],
+                    },
+                }
+            ]
+        }
+
+    # -- A-MEM (a-mem 0.2.6) -----------------------------------------------------------
+    def _user_facts(self, note: str) -> list[str]:
+        return self.facts_for(note.split("says:", 1)[1]) if note.startswith("User says:") else []
+
+    def _amem_analyze(self, note: str) -> str:
+        facts = self._user_facts(note)
+        keywords = sorted({w.lower() for fact in facts for w in re.findall(r"[A-Za-z]{4,}", fact)})
+        return json.dumps(
+            {
+                "keywords": keywords or ["conversation"],
+                "context": "; ".join(facts) if facts else "Small talk with the assistant",
+                "tags": ["personal profile"] if facts else ["small talk"],
+            }
+        )
+
+    def _amem_evolve(self, prompt: str) -> str:
+        """Evolution: a forget or update note rewrites the context of the neighbours it names.
+
+        A-MEM can only link notes and rewrite neighbours' context and tags; the scripted
+        model does exactly what a careful model would do with that: mark the named value as
+        to be forgotten (or superseded) — the neighbour's *content* stays, as A-MEM stores it.
+        """
+        note = _after(prompt, "content:")
+        neighbours = re.findall(
+            r"memory_id:(\S+)\t.*?memory content: (.*?)\tmemory context: (.*?)\tmemory keywords: .*?\tmemory tags: (.*)",
+            prompt,
+        )
+        rules = [r for r in self.rules_for(note.split("says:", 1)[-1]) if r.deletes or r.replaces]
+        if not rules or not neighbours:
+            return json.dumps(
+                {
+                    "should_evolve": False,
+                    "actions": [],
+                    "suggested_connections": [],
+                    "tags_to_update": [],
+                    "new_context_neighborhood": [n[2] for n in neighbours],
+                    "new_tags_neighborhood": [ast.literal_eval(n[3]) for n in neighbours],
+                }
+            )
+        contexts, tags, linked = [], [], []
+        for memory_id, content, context, tag_text in neighbours:
+            hit = [r for r in rules if any(t.lower() in content.lower() for t in (*r.deletes, r.replaces) if t)]
+            if hit:
+                rule = hit[0]
+                linked.append(memory_id)
+                contexts.append(
+                    "The user asked to forget this" if rule.deletes else f"Superseded: {rule.facts[0]}"
+                )
+                tags.append(["forgotten"] if rule.deletes else ["superseded"])
+            else:
+                contexts.append(context)
+                tags.append(ast.literal_eval(tag_text))
+        return json.dumps(
+            {
+                "should_evolve": bool(linked),
+                "actions": ["strengthen", "update_neighbor"] if linked else [],
+                "suggested_connections": linked,
+                "tags_to_update": ["memory request"],
+                "new_context_neighborhood": contexts,
+                "new_tags_neighborhood": tags,
+            }
+        )
+
+    # -- SimpleMem 0.1.0 ---------------------------------------------------------------
+    def _simplemem_extract(self, prompt: str) -> str:
+        """Window -> restatements: one entry per fact of each user line (append-only store)."""
+        window = prompt.split("[Current Window Dialogues]", 1)[1].split("[Requirements]", 1)[0]
+        entries = []
+        for line in window.strip().splitlines():
+            match = re.match(r"\[(?P<ts>[^\]]+)\] (?P<speaker>[^:]+): (?P<text>.*)", line.strip())
+            if not match or match["speaker"] != "User":
+                continue
+            for fact in self.facts_for(match["text"]):
+                entries.append(
+                    {
+                        "lossless_restatement": f"The user: {fact}",
+                        "keywords": re.findall(r"[A-Za-z]{4,}", fact),
+                        "timestamp": match["ts"],
+                        "location": None,
+                        "persons": [],
+                        "entities": [],
+                        "topic": "user profile",
+                    }
+                )
+        return "```json\n" + json.dumps(entries) + "\n```"
+
+    def _simplemem_plan(self, prompt: str) -> str:
+        question = _after(prompt, "Question:")
+        return json.dumps(
+            {
+                "question_type": "factual",
+                "key_entities": [],
+                "required_info": [{"info_type": "fact", "description": question, "priority": "high"}],
+                "relationships": [],
+                "minimal_queries_needed": 1,
+            }
+        )
 
     # -- mem0 1.0.x --------------------------------------------------------------------
     def _mem0_extract(self, messages: list[dict[str, Any]]) -> str:
@@ -155,3 +341,19 @@ TINY_A_RULES: list[FactRule] = [
     FactRule("dog Biscuit", ("Has a dog named Biscuit",)),
     FactRule("allergic to shellfish", ("Is allergic to shellfish",)),
 ]
+
+
+def feed_dialogue(system: MemorySystem, dialogue: Dialogue, sessions: set[str] | None = None) -> int:
+    """Feed ``dialogue`` turn by turn as the runner does (only ``sessions`` if given).
+
+    Returns the number of turns fed. For tests and benchmarks that drive one adapter alone.
+    """
+    fed = 0
+    for session in dialogue.sessions:
+        if sessions is not None and session.id not in sessions:
+            continue
+        for turn in session.turns:
+            system.ingest(TurnEvent(turn.role.value, turn.text, session.id, turn.timestamp))
+            fed += 1
+        system.end_session(session.id)
+    return fed

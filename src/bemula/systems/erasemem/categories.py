@@ -11,6 +11,7 @@ to several categories ("my doctor is my sister" is health and family).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from bemula.index import tokenize
@@ -28,7 +29,8 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " vaccine vaccinated inhaler disease disorder cancer heart thyroid vitamin supplement"
         " supplements sick illness treatment physiotherapy physio glasses lenses contact eyesight"
         " hearing pregnant pregnancy sleep insomnia apnea antidepressant ibuprofen penicillin"
-        " gluten lactose intolerant intolerance celiac",
+        " gluten lactose intolerant intolerance celiac dose dosage tablet tablets capsule capsules mg"
+        " refill pharmacy pharmacist checkup diagnose cardiologist dermatologist",
     ),
     "finance": (
         "finance finances financial money monetary income wealth banking budget economic",
@@ -72,15 +74,18 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " neighborhood neighbourhood city town village district zip postcode postal suburb"
         " downtown apartment building floor",
     ),
-    "contact": (
-        "contact contacts phone email reach details",
-        "phone number mobile cell email e-mail address handle username telephone whatsapp"
-        " signal telegram",
+    "contacts": (
+        "contact contacts phone email people acquaintances address book who i know network",
+        "phone number mobile cell email e-mail telephone whatsapp contact emergency friend"
+        " friends best accountant lawyer plumber electrician mechanic dentist neighbour"
+        " neighbor landlord babysitter tutor hairdresser barber",
     ),
     "identity": (
-        "identity personal details id identification documents name birthday age",
-        "name nickname born birthday birth age old passport license licence id ssn social"
-        " security national gender pronouns nationality citizen citizenship",
+        "identity identifies identify identifying who i am personal id identification documents"
+        " name birthday age",
+        "name nickname born birthday birth age passport license licence id ssn social"
+        " security national gender pronouns nationality citizen citizenship tax native language"
+        " religion religious political party shoe size",
     ),
     "food": (
         "food foods diet dietary eating meals cuisine drinks beverages",
@@ -123,16 +128,62 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " political vote voted voting party democrat republican liberal conservative"
         " progressive election",
     ),
-    "vehicle": (
-        "car cars vehicle vehicles driving transport",
-        "car cars vehicle drive drives driving drove truck suv motorbike motorcycle scooter"
-        " plate license licence parking tesla toyota honda ford bmw",
+    "transport": (
+        "transport transportation car cars vehicle vehicles driving get around getting around"
+        " commuting mobility",
+        "car cars vehicle drive drives driving drove truck suv motorbike motorcycle scooter bike"
+        " bicycle plate licence license parking spot garage transit pass bus metro subway tram"
+        " train ticket insurer insurance tesla toyota honda ford bmw volkswagen",
+    ),
+    "schedule": (
+        "schedule schedules routine routines appointments appointment calendar agenda timetable"
+        " weekly daily week day plans",
+        "schedule routine appointment appointments weekly daily monday mondays tuesday tuesdays"
+        " wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday"
+        " sundays morning mornings evening evenings am pm clock minutes hours wake alarm shift"
+        " rehearsal pickup pick call calls standing meeting meetings commute gym days",
+    ),
+    "tech": (
+        "tech technology technologies devices device gadgets gadget electronics digital online"
+        " setup software computers",
+        "laptop computer pc mac macbook windows linux os phone iphone android pixel samsung"
+        " tablet ipad console playstation xbox nintendo switch speaker alexa echo smart"
+        " streaming netflix spotify app apps github gitlab username password manager router"
+        " wifi software keyboard headphones",
     ),
     "accounts": (
         "accounts account passwords password credentials security logins login online",
         "password passwords pin passcode login username account accounts security question"
         " code codes combination",
     ),
+}
+
+
+#: drug-name endings: a medication the lexicon has never seen is still about health
+_DRUG_SUFFIX = re.compile(
+    r"^[a-z]{3,}(?:formin|cillin|mycin|cycline|pril|sartan|olol|statin|azole|prazole|oxetine|"
+    r"pam|profen|triptan|dronate|parin|floxacin|vir|mab|tidine|gliptin|lukast|azepam|sone|"
+    r"olone|afil|caine|dipine)$"
+)
+
+#: F4: words that name the same conclusion ("commute" is also asked as "travel between")
+CONCEPT_SYNONYMS: dict[str, str] = {
+    "commute": "commute commuting commuter travel travels trip trips journey journeys",
+    "bilingual": "bilingual language languages speak speaks fluent multilingual",
+    "income": "income salary earn earnings wage pay money wealthy rich bracket",
+    "wealth": "wealth wealthy rich income money afford",
+    "religion": "religion religious faith belief church pray worship",
+    "politic": "politic political politics vote voting party leaning leftist conservative",
+    "pregnant": "pregnant pregnancy expecting baby",
+    "age": "age old born birthday birth year",
+    "health": "health healthy sick condition illness medical",
+    "relationship": "relationship partner dating married single spouse",
+    "family": "family kids children parent",
+    "nationality": "nationality citizen citizenship national passport origin",
+    "diet": "diet eat eating vegetarian vegan food",
+    "routine": "routine schedule daily habit",
+    "neighbour": "neighbour neighbor neighbourhood neighborhood near nearby close",
+    "distance": "distance far near close miles kilometres kilometers",
 }
 
 
@@ -168,6 +219,7 @@ def unit_categories(text: str) -> frozenset[str]:
     _, signals = _compiled()
     tokens = set(tokenize(text))
     counts = {cat: len(tokens & words) for cat, words in signals.items()}
+    counts["health"] += sum(1 for t in tokens if _DRUG_SUFFIX.match(t))
     best = max(counts.values(), default=0)
     if best == 0:
         return frozenset()
@@ -178,3 +230,13 @@ def category_words(category: str) -> frozenset[str]:
     """Every index token associated with ``category`` (naming and signalling words)."""
     names, signals = _compiled()
     return names.get(category, frozenset()) | signals.get(category, frozenset())
+
+
+def concept_expansion(tokens: set[str]) -> set[str]:
+    """Index tokens of the concepts that ``tokens`` mention, synonyms included."""
+    out: set[str] = set()
+    for head, words in CONCEPT_SYNONYMS.items():
+        group = set(tokenize(words)) | set(tokenize(head))
+        if tokens & group:
+            out |= group
+    return out

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bemula.systems.erasemem.categories import categories_in
-from bemula.systems.erasemem.textutil import split_sentences, token_set
+from bemula.systems.erasemem.textutil import split_clauses, token_set
 
 
 class ForgetKind(str, Enum):
@@ -70,8 +70,10 @@ _NEGATED_KEEP = (
     r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to)"
 )
 _NOT_WANTED = (
-    r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+to\s+"
-    r"(?:remember|keep|store|know|retain|use|have|hold\s+on\s+to|infer|conclude|assume)"
+    r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+(?:to\s+)?"
+    r"(?:remember\w*|keep\w*|stor\w*|know\w*|retain\w*|us(?:e|ing)|hav(?:e|ing)|hold\w*\s+on\s+to|"
+    r"infer\w*|conclud\w*|assum\w*|draw\w*|mak(?:e|ing)\s+(?:any\s+)?(?:conclusions?|assumptions?|"
+    r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together)"
     r"|i(?:'d|’d| would)\s+(?:rather|prefer)\s+(?:that\s+)?you\s+(?:didn't|did\s+not|not|don't)\s+"
     r"(?:remember|keep|store|know|retain|use|have|infer|conclude|assume)"
 )
@@ -83,7 +85,8 @@ _DIRECTIVE = re.compile(
 )
 # phrases that look like directives but are not requests to drop memory
 _NOT_A_REQUEST = re.compile(
-    r"\b(?:don't|dont|don’t|do\s+not|never|not|won't|wont)\s+forget\b|\bforget\s+it\b|"
+    r"\b(?:don't|dont|don’t|do\s+not|never|not|won't|wont)\s+forget\b|"
+    r"\bforget\s+it\W+(?:never\s*mind|nevermind|it\s+doesn't\s+matter|not\s+important|the\s+weather)|"
     r"\blet(?:'s|’s| us)\s+forget\b|\bforget\s+about\s+(?:it|that|work|this)\s+for\b|"
     r"\bforgot\b|\bforgetful\b|\bforgotten\b(?!.*\?)",
     re.IGNORECASE,
@@ -116,11 +119,13 @@ def _find_directive(clause: str) -> re.Match[str] | None:
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
-            r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+)\b",
+            r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+)\b"
+            r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:both|all|too|as\s+well|please|for\s+me)?"
+            r"\s*(?:[,.!;:]|$|(?:and|but)\b)",
             rest,
             re.I,
         ):
-            if not re.match(r"\s+[A-Z][a-z]+|\s+(?:the\s+)?(?:old|previous|former)\b", rest):
+            if not re.match(r"\s+[A-Z][a-z]+|\s+\d|\s+(?:the\s+)?(?:old|previous|former)\b", rest):
                 continue
         return match
     return None
@@ -147,6 +152,12 @@ _LEAD_STRIP = [
     r"that\s+",
 ]
 _TAIL_STRIP = [
+    r",?\s+(?:all|each|every\s+one|both)\s+of\s+(?:it|them|that|those)\s*$",
+    r",\s+(?:the\s+|my\s+)?(?:new|current|updated|correct)\b.*$",
+    r",\s+(?:i|it)\s+(?:don't|do\s+not|no\s+longer)\b.*$",
+    r"\s+if\s+you\s+(?:have|kept|stored|made|drew)\b.*$",
+    r"\s+(?:and|but)\s+(?:never|don't|do\s+not|please|won't|stop|not)\b.*$",
+    r"\s+(?:and|but)\s+(?:please\s+)?(?:remember|keep|note|store|record|save|use|log|track)\b.*$",
     r"\s+from\s+(?:your|the|my)\s+(?:memory|memories|records?|notes?|database|files?|system|mind|"
     r"head|storage|profile|history)\b.*$",
     r"\s+from\s+(?:what|everything|anything|the\s+things?)\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|"
@@ -176,17 +187,18 @@ _SPEECH = re.compile(
 )
 _CONCLUSION = re.compile(
     r"\b(?:conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
-    r"put\s+two\s+and\s+two|figure\s+out|read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|"
-    r"inferences?))",
+    r"put\s+two\s+and\s+two|put\s+together|worked\s+out|work\s+out|figured?\s+out|pieced\s+together|"
+    r"read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|inferences?))",
     re.I,
 )
 _CHANGE = re.compile(
-    r"\b(?:no\s+longer|any\s*more|anymore|switched|switch|changed|change|moved|now|instead|"
-    r"replaced|replace|new|these\s+days|used\s+to|not\s+\w+\s+but|stopped|quit|gave\s+up|"
-    r"got\s+rid|upgraded|traded)\b",
+    r"\b(?:no\s+longer|any\s*more|anymore|switched|switching|switch|swap|swapped|changed|change|"
+    r"moved|from\s+now\s+on|(?:is|are|'s)\s+now|now\s+(?:it's|it\s+is|i|my)|instead|replaced|replace|"
+    r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
+    r"gave\s+up|upgraded|traded|correction|corrected|update|updated)\b",
     re.I,
 )
-_LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|"
+_LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|"
                          r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+)\s*", re.I)
 _PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|which|how|that|his|her|their|mine|both)\b", re.I)
 
@@ -218,59 +230,136 @@ def split_targets(target: str) -> list[str]:
     return [target]
 
 
+_PRONOUN_ONLY = re.compile(
+    r"^(?:(?:any|the|a|all|every|that|this|those|these)\s+)?(?:such\s+)?(?:record|note|mention|trace|"
+    r"memory|detail|info|information|thing|part|bit|piece|conclusion|inference|assumption|guess|"
+    r"deduction|one)?s?\s*(?:of\s+)?(?:it|that|this|them|those|these)?"
+    r"(?:\s+(?:both|all|too|as\s+well|please|for\s+me|entirely|completely|altogether))?$",
+    re.I,
+)
+
+
+def _names_something(target: str) -> bool:
+    return not _PRONOUN_ONLY.match(target.strip())
+
+
 def _clauses(text: str) -> list[str]:
-    return split_sentences(text)
+    return split_clauses(text)
+
+
+_ANTECEDENT_CUE = re.compile(
+    r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|"
+    r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
+    r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+stored|you\s+kept)\s+"
+    r"(?:(?:about|regarding|on|that)\s+)?(?P<np>.+?)(?:\s+from\s+(?:what|everything|the\s+things)\s+i\b.*)?$",
+    re.I,
+)
+_OFF_LIMITS = re.compile(
+    r"(?P<np>\b(?:my|our)\b.+?)\s+(?:is|are)\s+(?:off[- ]limits|private|none\s+of\s+your\s+business|"
+    r"not\s+something|personal)",
+    re.I,
+)
+
+
+def _antecedent(clause: str) -> str | None:
+    """The thing a clause says was shared / is private, for a later "delete it"."""
+    m = _OFF_LIMITS.search(clause)
+    if m:
+        return m.group("np").strip()
+    m = _ANTECEDENT_CUE.search(clause)
+    if m:
+        np = re.sub(r"^(?:about\s+|that\s+)", "", m.group("np").strip(), flags=re.I)
+        return np.strip(" ,.;:!?") or None
+    return None
+
+
+_SPEECH_OBJECT = re.compile(
+    r"^(?:(?:all|any|every|each)\s+(?:of\s+)?)?(?:that|this|the|our|those|these|what|everything|"
+    r"anything|whatever|all)\b(?:(?!\babout\b).)*\b(?:conversations?|chats?|sessions?|discussions?|"
+    r"exchanges?|talks?|said|told|mentioned|shared|wrote|typed|day|evening|morning|afternoon|night)\b",
+    re.I,
+)
 
 
 def parse_forget_request(text: str) -> ForgetIntent | None:
     """The forget request in a user turn, or ``None`` when the turn asks for no removal."""
-    directives: list[tuple[str, str, str]] = []  # (clause, verb, object)
-    statements: list[str] = []
-    for clause in _clauses(text):
-        match = _find_directive(clause)
-        if match is None:
-            statements.append(clause)
-            continue
-        before = clause[: match.start()].strip(" ,;:—–-")
-        if before and len(token_set(before)) >= 2 and not re.fullmatch(
-            r"(?:please|ok(?:ay)?|also|and|so|update|actually|one more thing|by the way)\W*", before, re.I
-        ):
-            statements.append(before)
-        verb = (match.group("verb") or match.group("verb2") or "").lower()
-        directives.append((clause[match.start():], verb, clause[match.end():]))
-    if not directives:
-        return None
-
-    all_directive_text = " ".join(d[0] for d in directives)
-    objects = [d[2].strip() for d in directives]
-    change_statements = [s for s in statements if _CHANGE.search(s)]
-
-    # F5: speech inside a time window
     from datetime import datetime
 
     from bemula.systems.erasemem.timeparse import parse_time_reference
 
-    for directive, _verb, obj in directives:
-        if _SPEECH.search(obj) and parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
+    clauses: list[tuple[str, re.Match[str] | None]] = [(c, _find_directive(c)) for c in _clauses(text)]
+    directives: list[tuple[str, str, str]] = []  # (directive text, verb, object)
+    statements: list[str] = []
+    consumed: set[int] = set()
+    for i, (clause, match) in enumerate(clauses):
+        if match is None:
+            continue
+        verb = (match.group("verb") or match.group("verb2") or "").lower()
+        obj = clause[match.end():]
+        before = clause[: match.start()].strip(" ,;:—–-")
+        target = clean_target(obj)
+        category_like = _CATEGORY_OBJECT.match(re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I))
+        pronoun = not _names_something(target) or (
+            category_like is not None and not _names_something(clean_target(category_like.group("desc")))
+        )
+        if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
+            # "delete it": the thing was named earlier in this turn (or before the verb)
+            antecedent = _antecedent(before) if before else None
+            source = -1
+            if antecedent is None:
+                for j in range(i - 1, -1, -1):
+                    if clauses[j][1] is None and j not in consumed:
+                        antecedent = _antecedent(clauses[j][0])
+                        if antecedent:
+                            source = j
+                            break
+            if antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):
+                if directives:
+                    continue  # "... of it" reinforcing an earlier directive of this turn
+                continue  # "forget it" with nothing named: a dismissal, not a request
+            if antecedent is not None:
+                if source >= 0:
+                    consumed.add(source)
+                before = ""
+                if category_like is not None:
+                    obj = f"everything about {antecedent}"
+                else:
+                    obj = antecedent
+        if before and len(token_set(before)) >= 2 and not re.fullmatch(
+            r"(?:please|ok(?:ay)?|also|and|so|update|actually|one more thing|by the way)\W*", before, re.I
+        ):
+            statements.append(before)
+        directives.append((clause, verb, obj))
+    if not directives:
+        return None
+    statements = [c for i, (c, m) in enumerate(clauses) if m is None and i not in consumed] + statements
+
+    objects = [d[2].strip() for d in directives]
+    directive_texts = [d[0] for d in directives]
+
+    # F5: speech inside a time window (the time may be named in another clause)
+    for _directive, _verb, obj in directives:
+        if not _SPEECH.search(obj):
+            continue
+        if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
-                                statements=statements, directives=[d[0] for d in directives])
+                                statements=statements, directives=directive_texts)
+        if _SPEECH_OBJECT.match(obj.strip()) and parse_time_reference(text, datetime(2000, 1, 1)) is not None:
+            time_clauses = [s for s in statements if parse_time_reference(s, datetime(2000, 1, 1))]
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=text,
+                                statements=[s for s in statements if s not in time_clauses],
+                                directives=directive_texts + time_clauses)
 
     # F4: a conclusion / inference
-    if any(_CONCLUSION.search(d[1]) or _CONCLUSION.search(d[0]) for d in directives):
+    if any(_CONCLUSION.search(d[1]) or _CONCLUSION.search(d[0]) for d in directives) or any(
+        _CONCLUSION.search(c) for i, (c, _m) in enumerate(clauses) if i in consumed
+    ):
         targets = [clean_target(o) for o in objects]
         return ForgetIntent(ForgetKind.CONCLUSION, targets=[t for t in targets if t],
-                            statements=statements, directives=[d[0] for d in directives])
-
-    # F6: another clause states a change touching the target (or "the old one")
-    cleaned = [clean_target(o) for o in objects]
-    if change_statements:
-        change_tokens = set().union(*(token_set(s) for s in change_statements))
-        if any(token_set(t) & change_tokens or re.search(r"\b(?:old|previous|former|earlier)\b", t, re.I)
-               for t in cleaned):
-            return ForgetIntent(ForgetKind.REPLACEMENT, targets=cleaned, statements=statements,
-                                directives=[d[0] for d in directives])
+                            statements=statements, directives=directive_texts)
 
     # F3: "everything about <a category>"
+    cleaned = [clean_target(o) for o in objects]
     for obj in objects:
         stripped = re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I)
         m = _CATEGORY_OBJECT.match(stripped)
@@ -279,16 +368,23 @@ def parse_forget_request(text: str) -> ForgetIntent | None:
             cats = categories_in(desc)
             if cats or m:
                 return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
-                                    statements=statements, directives=[d[0] for d in directives])
+                                    statements=statements, directives=directive_texts)
+
+    # F6: the turn states a change (a new value) beside the removal
+    change_statements = [s for s in statements if _CHANGE.search(s)]
+    change_in_directive = any(_CHANGE.search(d[0][: max(0, d[0].lower().find(d[1]))] or "") for d in directives)
+    if change_statements or change_in_directive:
+        return ForgetIntent(ForgetKind.REPLACEMENT, targets=[t for t in cleaned if t], statements=statements,
+                            directives=directive_texts)
 
     # F2 / F1
     targets: list[str] = []
     for target in cleaned:
         targets.extend(split_targets(target))
-    targets = [t for t in targets if t]
+    # pronoun-only objects ("any record of it") name nothing new: keep the named ones
+    named = [t for t in targets if t and _names_something(t)]
+    targets = named or [t for t in targets if t]
     if not targets:
         return None
     kind = ForgetKind.FACTS if len(targets) >= 2 else ForgetKind.FACT
-    _ = all_directive_text
-    return ForgetIntent(kind, targets=targets, statements=statements,
-                        directives=[d[0] for d in directives])
+    return ForgetIntent(kind, targets=targets, statements=statements, directives=directive_texts)

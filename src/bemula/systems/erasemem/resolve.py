@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bemula.index import tokenize
-from bemula.systems.erasemem.categories import categories_in
+from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
@@ -53,6 +53,15 @@ META = frozenset(
 )
 
 
+#: words of a conclusion phrase too common to suppress a question on their own
+WEAK_CONCEPT_WORDS = frozenset(
+    tokenize(
+        """city cities place places between two three where time often much many people way day
+        days week weeks whether live lives home work works office town country area"""
+    )
+)
+
+
 @dataclass
 class Resolution:
     """What one request removes (unit ids) and what it leaves behind (tombstone material)."""
@@ -62,7 +71,8 @@ class Resolution:
     unit_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of deleted units
     phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
     value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
-    conclusion_tokens: set[str] = field(default_factory=set)  # F4 concept tokens
+    conclusion_tokens: set[str] = field(default_factory=set)  # F4: any two suppress
+    conclusion_heads: set[str] = field(default_factory=set)  # F4: any one suppresses
     redact_whole_turns: list[str] = field(default_factory=list)  # F5: assistant turns in window
     statements: list[str] = field(default_factory=list)  # clauses of the request to keep
     rewrites: list[str] = field(default_factory=list)  # F6: old statements with the new value
@@ -75,11 +85,11 @@ def _df(store: MemoryStore, token: str) -> int:
 
 def value_tokens_of(store: MemoryStore, unit: Unit, exclude: set[str] | None = None) -> set[str]:
     """The unit's least frequent non-generic tokens: what distinguishes it from neighbours."""
-    candidates = [t for t in unit.tokens if t not in GENERIC and (not exclude or t not in exclude)]
+    candidates = [t for t in unit.tokens if t not in GENERIC]
     if not candidates:
         return set()
     low = min(_df(store, t) for t in candidates)
-    return {t for t in candidates if _df(store, t) <= max(low, 1)}
+    return {t for t in candidates if _df(store, t) <= max(low, 1) and (not exclude or t not in exclude)}
 
 
 def _phrase_tokens(phrase: str) -> list[str]:
@@ -152,8 +162,11 @@ def resolve(
                 target_session = order[pick]
                 turn_ids = {t.id for t in store.turns.values() if t.session_id == target_session}
         elif ref is not None:
-            turn_ids = {t.id for t in store.turns.values()
-                        if ref.contains(t.timestamp) and t.id != request_turn_id}
+            # "that conversation": every session with a turn in the window, whole
+            hit_sessions = {t.session_id for t in store.turns.values()
+                            if ref.contains(t.timestamp) and t.id != request_turn_id}
+            hit_sessions.discard(session_id)
+            turn_ids = {t.id for t in store.turns.values() if t.session_id in hit_sessions}
         for tid in sorted(turn_ids):
             turn = store.turns[tid]
             if turn.role == "assistant":
@@ -165,7 +178,10 @@ def resolve(
 
     elif intent.kind == ForgetKind.CONCLUSION:
         for phrase in intent.targets:
-            res.conclusion_tokens.update(t for t in _phrase_tokens(phrase) if t not in GENERIC)
+            tokens = {t for t in _phrase_tokens(phrase) if t not in GENERIC}
+            res.conclusion_tokens |= tokens
+            res.conclusion_heads |= {t for t in tokens if t not in WEAK_CONCEPT_WORDS}
+        res.conclusion_heads |= concept_expansion(res.conclusion_tokens)
         res.statements = list(intent.statements)
         return res  # sources stay; the conclusion is suppressed at retrieval
 
@@ -183,6 +199,10 @@ def resolve(
         for unit in store.user_units():
             if unit.turn_id != request_turn_id and unit.tokens & old_tokens:
                 selected[unit.id] = unit
+        # the old statement's own distinctive words (other forms of the old value: "a flat
+        # white" beside "coffee") go too, unless the new statement uses them
+        for unit in list(selected.values()):
+            old_tokens |= value_tokens_of(store, unit, exclude=statement_tokens)
         res.value_tokens |= old_tokens
         new_value = new_value_of(intent.statements, old_tokens)
         if new_value:
@@ -226,8 +246,12 @@ _NEW_VALUE_PATTERNS = [
     r"\b(?:prefer|use|drink|eat|play|drive|have|take|like|love|do)\s+(?P<v>[^,.;!?—–()]+?)\s+"
     r"(?:now|instead|these\s+days|nowadays)\b",
 ]
-_VALUE_TRIM = re.compile(r"^(?:a|an|the|my|to|some)\s+|\s+(?:now|instead|these\s+days|nowadays|anymore|"
-                         r"any\s+more|full[- ]time|as\s+well)$", re.I)
+_VALUE_TRIM = re.compile(
+    r"^(?:a|an|the|my|to|some)\s+|\s+(?:now|instead|these\s+days|nowadays|anymore|any\s+more|full[- ]time|"
+    r"as\s+well|recently|lately|yesterday|today|(?:last|this|next)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago|since\s+\w+)$",
+    re.I,
+)
 
 
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:

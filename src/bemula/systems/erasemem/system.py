@@ -18,6 +18,7 @@ many entries, by id, and which tombstones were added — never the removed text.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -115,7 +116,8 @@ class EraseMem(MemorySystem):
             if intent is not None:
                 self._handle_request(turn, intent)
                 return
-            raw = self.store.add_turn("user", turn.session_id, turn.timestamp, self._scrub(turn.text))
+            # the user's own later words are kept as said: a new, similar fact is relearning
+            raw = self.store.add_turn("user", turn.session_id, turn.timestamp, turn.text)
             for sentence in split_sentences(raw.text):
                 self.store.add_unit(raw, sentence)
         else:
@@ -188,13 +190,12 @@ class EraseMem(MemorySystem):
         added = {"unit": 0, "phrase": 0, "value": 0, "conclusion": 0}
         for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts)):
             for tokens in groups:
-                stone = self.tombstones.add(kind, tokens, request_no)
+                stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp)
                 if stone is not None:
                     store.index.add(stone.id, " ".join(stone.hashes))
                     added[kind] += 1
-        if res.conclusion_tokens:
-            stone = self.tombstones.add("conclusion", sorted(res.conclusion_tokens), request_no)
-            if stone is not None:
+        for kind, conclusion in (("conclusion", res.conclusion_tokens), ("conclusion-head", res.conclusion_heads)):
+            if conclusion and self.tombstones.add(kind, sorted(conclusion), request_no, turn.timestamp):
                 added["conclusion"] += 1
 
         # the request's own statements (F6 new value, chit-chat) are kept, minus the values
@@ -240,45 +241,75 @@ class EraseMem(MemorySystem):
     # ------------------------------------------------------------------ retrieval
 
     def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
-        tokens = tokenize(question)
-        if not tokens:
+        """Best live units for ``question`` — or nothing, when it is about something forgotten.
+
+        Candidates (live units and tombstones) come from BM25 over both; they are then ranked
+        by the IDF-weighted share of the question they match, then by recency. Recency is
+        what makes a tombstone beat an older neighbour that matches the same words (the
+        forget request is the newest thing the user said about it) while a fact stated
+        *after* the request beats the tombstone (relearning, F6's new value).
+        """
+        q_tokens = sorted(set(tokenize(question)))
+        if not q_tokens:
             return []
-        hashed = self.tombstones.hash_tokens(sorted(set(tokens)))
-        hashed_set = set(hashed)
-        for stone in self.tombstones.of_kind("conclusion"):
-            if hashed_set & set(stone.hashes):
-                return []  # F4: a question about a suppressed conclusion
-        query = question + (" " + " ".join(hashed) if self.tombstones.items else "")
+        by_hash = {self.tombstones.hash_token(t): t for t in q_tokens}
+        if self._suppressed_conclusion(set(by_hash)):
+            return []
+        query = question + (" " + " ".join(by_hash) if self.tombstones.items else "")
         hits = self.store.index.search(query, k=SEARCH_DEPTH)
         if not hits:
             return []
+        n_docs = max(len(self.store.index), 1)
 
-        def order(hit: Any) -> tuple[float, int, float]:
-            is_ghost = hit.id.startswith("g")
-            unit = self.store.units.get(hit.id)
-            when = unit.timestamp.timestamp() if unit is not None else 0.0
-            return (-round(hit.score, 9), 0 if is_ghost else 1, -when)
+        def idf(token: str, token_hash: str) -> float:
+            df = self.store.doc_freq.get(token, 0) + self.tombstones.doc_freq.get(token_hash, 0)
+            return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+        weights = {t: idf(t, h) for h, t in by_hash.items()}
+        ranked: list[tuple[float, float, float, str]] = []
+        for hit in hits:
+            stone = self.tombstones.items.get(hit.id)
+            if stone is not None:
+                matched = {by_hash[h] for h in stone.hashes if h in by_hash}
+                when = stone.when.timestamp() if stone.when else 0.0
+            else:
+                unit = self.store.units.get(hit.id)
+                if unit is None:
+                    continue
+                matched = unit.tokens.intersection(q_tokens)
+                when = unit.timestamp.timestamp()
+            coverage = sum(weights[t] for t in matched)
+            ranked.append((-round(coverage, 6), -when, -hit.score, hit.id))
+        ranked.sort()
 
         items: list[RetrievedItem] = []
         seen_turns: set[str] = set()
-        for hit in sorted(hits, key=order):
-            if hit.id.startswith("g"):
-                break  # anything ranked below a forgotten thing is not returned
-            unit = self.store.units.get(hit.id)
-            if unit is None:
-                continue
+        for _, _, neg_score, doc_id in ranked:
+            if doc_id in self.tombstones.items:
+                break  # the question is closer to something forgotten than to what follows
+            unit = self.store.units[doc_id]
             if self.item_text == "turn":
                 if unit.turn_id in seen_turns:
                     continue
                 seen_turns.add(unit.turn_id)
-                text = self.store.turns[unit.turn_id].text
+                text = self.store.turns[unit.turn_id].text.replace(FORGET_REQUEST_PLACEHOLDER, "").strip()
             else:
                 text = unit.text
-            items.append(RetrievedItem(text=text, score=hit.score, store="units", id=unit.id,
+            items.append(RetrievedItem(text=text, score=-neg_score, store="units", id=unit.id,
                                        timestamp=unit.timestamp))
             if len(items) >= self.top_k:
                 break
         return items
+
+    def _suppressed_conclusion(self, question_hashes: set[str]) -> bool:
+        """F4: the question names a conclusion the user asked us not to draw."""
+        for stone in self.tombstones.of_kind("conclusion-head"):
+            if question_hashes & set(stone.hashes):
+                return True
+        for stone in self.tombstones.of_kind("conclusion"):
+            if len(question_hashes & set(stone.hashes)) >= 2:
+                return True
+        return False
 
     # ------------------------------------------------------------------ audit & stats
 

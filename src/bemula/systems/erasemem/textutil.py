@@ -10,20 +10,47 @@ import re
 
 from bemula.index import tokenize
 
-# A sentence ends at . ! ? ; or a dash used as a clause break, followed by space.
-_SENTENCE_END = re.compile(
+# A sentence ends at . ! ? followed by space (memory units are sentences: a value and its
+# other forms — "a flat white, coffee is my personality" — stay together).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# A clause also ends at ; or a dash used as a break, or ", and I ..." (intent works on clauses:
+# "I no longer drink coffee — I switched to tea" is a statement and a change).
+_CLAUSE_END = re.compile(
     r"(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+|\n+"
-    r"|,\s+(?:and|but|while|whereas|plus)\s+(?=(?:I|I'm|I’m|I've|my|My|we|our)\b)"
+    r"|,\s+(?:and|but|while|whereas|plus|so)\s+(?=(?:I|I'm|I’m|I've|my|My|we|our)\b)"
 )
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
 REDACTED = "[removed]"
 
 
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:dr|mr|mrs|ms|mx|prof|st|jr|sr|mt|vs|etc|approx|dept|inc|ltd|ave|e\.g|i\.e)\.)$", re.I
+)
+_INITIAL = re.compile(r"(?:^|\s)[A-Z]\.$")
+
+
+def _merge_abbreviations(parts: list[str]) -> list[str]:
+    """Undo splits after "Dr." / "St." / initials: they end words, not sentences."""
+    merged: list[str] = []
+    for part in parts:
+        if merged and (_ABBREVIATION.search(merged[-1]) or _INITIAL.search(merged[-1])):
+            merged[-1] = f"{merged[-1]} {part}"
+        else:
+            merged.append(part)
+    return merged
+
+
 def split_sentences(text: str) -> list[str]:
-    """Split a turn into clause-like sentences (what a memory unit holds)."""
-    parts = [p.strip() for p in _SENTENCE_END.split(text)]
-    return [p for p in parts if p and any(ch.isalnum() for ch in p)]
+    """Split a turn into sentences (what a memory unit holds)."""
+    parts = _merge_abbreviations([p.strip() for p in _SENTENCE_END.split(text) if p.strip()])
+    return [p for p in parts if any(ch.isalnum() for ch in p)]
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split a turn into clauses (what intent detection classifies one by one)."""
+    parts = _merge_abbreviations([p.strip() for p in _CLAUSE_END.split(text) if p and p.strip()])
+    return [p for p in parts if any(ch.isalnum() for ch in p)]
 
 
 def content_tokens(text: str) -> list[str]:

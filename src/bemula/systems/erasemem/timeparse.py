@@ -75,7 +75,26 @@ def parse_time_reference(text: str, now: datetime) -> TimeReference | None:
     ref = _parse(low, now)
     if ref is None:
         return None
+    if ref.start is not None and ref.end is not None and (ref.end - ref.start) <= timedelta(days=1):
+        ref = _narrow_to_part_of_day(ref, low)
     return TimeReference(ref.start, ref.end, ref.sessions_back, text)
+
+
+#: (start hour, hours long) of each part of the day; "night" runs past midnight
+_PARTS_OF_DAY = {"morning": (5, 7), "afternoon": (12, 5), "evening": (17, 7), "night": (20, 9)}
+_PART_RE = re.compile(r"\b(?:in\s+the\s+|this\s+|yesterday\s+|last\s+|that\s+|on\s+\w+\s+)?"
+                      r"(morning|afternoon|evening|night|tonight)\b")
+
+
+def _narrow_to_part_of_day(ref: TimeReference, low: str) -> TimeReference:
+    """"on April 11 in the evening": two sessions on one day are told apart by the hour."""
+    m = _PART_RE.search(low)
+    if m is None or ref.start is None:
+        return ref
+    part = "night" if m.group(1) == "tonight" else m.group(1)
+    hour, length = _PARTS_OF_DAY[part]
+    start = ref.start.replace(hour=hour)
+    return TimeReference(start, start + timedelta(hours=length) - timedelta(microseconds=1), ref.sessions_back)
 
 
 def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a flat list of cases

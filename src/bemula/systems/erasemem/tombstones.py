@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bemula.index import tokenize
 
@@ -29,6 +31,7 @@ class Tombstone:
     kind: str  # "unit" (a deleted memory unit), "value" (F6 old value), "conclusion" (F4)
     hashes: tuple[str, ...]
     request_no: int
+    when: datetime | None = None  # the request's time: newer statements outrank it
 
 
 @dataclass
@@ -37,6 +40,7 @@ class TombstoneSet:
 
     salt: bytes = field(default_factory=lambda: os.urandom(16))
     items: dict[str, Tombstone] = field(default_factory=dict)
+    doc_freq: Counter[str] = field(default_factory=Counter)  # hashed token -> tombstones
 
     def hash_token(self, token: str) -> str:
         digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8, key=self.salt).hexdigest()
@@ -48,15 +52,18 @@ class TombstoneSet:
     def hash_text(self, text: str) -> tuple[str, ...]:
         return self.hash_tokens(tokenize(text))
 
-    def add(self, kind: str, tokens: list[str] | tuple[str, ...], request_no: int) -> Tombstone | None:
+    def add(
+        self, kind: str, tokens: list[str] | tuple[str, ...], request_no: int, when: datetime | None = None
+    ) -> Tombstone | None:
         if not tokens:
             return None
-        stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no)
+        stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no, when)
         self.items[stone.id] = stone
+        self.doc_freq.update(set(stone.hashes))
         return stone
 
     def of_kind(self, kind: str) -> list[Tombstone]:
         return [t for t in self.items.values() if t.kind == kind]
 
     def copy(self) -> TombstoneSet:
-        return TombstoneSet(self.salt, dict(self.items))
+        return TombstoneSet(self.salt, dict(self.items), Counter(self.doc_freq))

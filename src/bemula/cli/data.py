@@ -1,0 +1,143 @@
+"""``bemula generate`` and ``bemula stats``: build a dataset offline, and measure one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from bemula.cli.app import app
+from bemula.dataset import INSTANCES_DIR, MANIFEST_NAME, DatasetError
+
+
+def _clear_previous(out: Path) -> None:
+    """Remove the instance files of a previous dataset in ``out`` (only when ``out`` holds a
+    bemula manifest), so a Lite run over a full one leaves no stale instances behind."""
+    if (out / MANIFEST_NAME).is_file() and (out / INSTANCES_DIR).is_dir():
+        for path in sorted((out / INSTANCES_DIR).glob("*.json")):
+            path.unlink()
+
+
+@app.command()
+def generate(
+    seed: int = typer.Option(0, "--seed", help="random seed; the same seed gives byte-identical files"),
+    out: Path = typer.Option(Path("data/bemula"), "--out", help="dataset folder to write"),
+    lite: bool = typer.Option(False, "--lite", help="only BEMULA-Lite (the short and medium instances)"),
+    # --- LLM pipeline (bemula.generate.llm; docs/llm-pipeline.md) ---------------------------
+    pipeline: str = typer.Option("offline", "--pipeline", help="offline (templates) or llm (LLM agents)"),
+    backbone: str = typer.Option("local", "--backbone", help="llm: local (embedded model) or openai (any endpoint)"),
+    model: str | None = typer.Option(None, "--model", help="llm: model name (openai) or local-0.5b/local-1.5b"),
+    base_url: str | None = typer.Option(None, "--base-url", help="llm: OpenAI-compatible base URL (…/v1)"),
+    tiers: str | None = typer.Option(None, "--tiers", help="llm: comma-separated tiers (default: all)"),
+    instances: int | None = typer.Option(None, "--instances", min=1, help="llm: generate only the first N"),
+    preset: str = typer.Option("paper", "--preset", help="llm: paper (the paper's shape) or tiny (CI-sized)"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="llm: print planned calls and tokens per stage, call nothing"),
+) -> None:
+    """Generate the benchmark offline (seeded templates, no network) into OUT, or with
+    ``--pipeline llm`` through the paper's LLM-agent pipeline."""
+    if pipeline != "offline":
+        if pipeline != "llm":
+            raise typer.BadParameter(f"unknown pipeline {pipeline!r}; use offline or llm", param_hint="--pipeline")
+        from bemula.generate.llm.cli import run_llm_generate
+
+        run_llm_generate(seed=seed, out=out, lite=lite, backbone=backbone, model=model, base_url=base_url,
+                         tiers=tiers, instances=instances, preset_name=preset, dry_run=dry_run)
+        return
+    # --- offline pipeline ------------------------------------------------------------------
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from bemula.generate.offline import allocate, generate_benchmark
+    from bemula.model import Tier
+
+    if out.exists() and not out.is_dir():
+        raise typer.BadParameter(f"{out} exists and is not a folder", param_hint="--out")
+    _clear_previous(out)
+    shapes = allocate(seed)
+    total = sum(1 for s in shapes if not lite or s.tier in (Tier.SHORT, Tier.MEDIUM))
+    started = time.perf_counter()
+    with Progress(TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                  TimeElapsedColumn(), transient=True) as bar:
+        task = bar.add_task("", total=total)
+        manifest = generate_benchmark(seed, out, lite=lite,
+                                      progress=lambda iid: bar.update(task, advance=1, description=iid))
+    elapsed = time.perf_counter() - started
+    counts = manifest.counts
+    typer.echo(
+        f"wrote {len(manifest.instances)} instances to {out} in {elapsed:.1f}s: "
+        f"{counts.get('turns_per_version')} turns per version, {counts.get('requests')} requests, "
+        f"{counts.get('questions')} questions; checksum {manifest.checksum[:16]}"
+    )
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:,.1f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return "" if value is None else str(value)
+
+
+def _rows(stats: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    from bemula.stats import paper_figure
+
+    rows: list[tuple[str, Any, Any]] = [("instances", stats["instances"], paper_figure("instances"))]
+    for tier, n in stats["tiers"].items():
+        rows.append((f"  {tier} instances", n, paper_figure("tiers", tier)))
+    for key in ("sessions", "turns_per_version", "atomic_facts", "atomic_facts_per_profile", "sensitive_facts",
+                "derived_facts", "requests"):
+        rows.append((key.replace("_", " "), stats[key], paper_figure(key)))
+    for rtype, n in stats["requests_by_type"].items():
+        rows.append((f"  {rtype} requests", n, paper_figure("requests_by_type", rtype)))
+    rows.append(("targeted facts", stats["targeted_facts"], paper_figure("targeted_facts")))
+    rows.append(("questions", stats["questions"], paper_figure("questions")))
+    for suite, n in stats["questions_by_suite"].items():
+        rows.append((f"  {suite}", n, paper_figure("questions_by_suite", suite)))
+    for frame, n in stats["questions_by_frame"].items():
+        rows.append((f"  attack: {frame}", n, None))
+    rows.append(("control probes (not in questions)", stats["control_probes"], None))
+    for part in ("min", "max", "mean"):
+        rows.append((f"span days {part}", stats["span_days"][part], paper_figure("span_days", part)))
+    rows.append(("Lite instances", stats["lite_instances"], paper_figure("lite_instances")))
+    rows.append(("Lite questions", stats["lite_questions"], paper_figure("lite_questions")))
+    for tier, fig in stats["per_tier"].items():
+        for what in ("turns", "requests", "questions"):
+            r = fig[what]
+            rows.append((f"{tier}: {what} per instance", f"{_fmt(r['min'])}–{_fmt(r['max'])} (mean {_fmt(r['mean'])})",
+                         None))
+    return rows
+
+
+@app.command()
+def stats(
+    dataset: Path = typer.Argument(..., help="dataset folder"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of a table"),
+) -> None:
+    """Print a dataset's figures (SPEC §1) beside the paper's."""
+    from bemula.stats import dataset_stats
+
+    try:
+        figures = dataset_stats(dataset)
+    except DatasetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(figures, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"BEMULA dataset figures: {dataset}")
+    table.add_column("figure")
+    table.add_column("measured", justify="right")
+    table.add_column("paper", justify="right")
+    table.add_column("Δ", justify="right")
+    for name, measured, paper in _rows(figures):
+        delta = ""
+        if isinstance(measured, (int, float)) and isinstance(paper, (int, float)) and paper:
+            delta = f"{100 * (measured - paper) / paper:+.1f}%"
+        table.add_row(name, _fmt(measured), _fmt(paper), delta)
+    Console(width=max(100, shutil.get_terminal_size().columns)).print(table)

@@ -1,0 +1,247 @@
+"""``bemula score``, ``bemula report`` and ``bemula eval`` (the README's run command)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bemula.cli.app import app
+from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
+
+
+def _fail(message: str) -> None:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
+
+
+def _note(message: str) -> None:
+    typer.secho(message, fg=typer.colors.YELLOW, err=True)
+
+
+def _ensure_verdicts(run: Path, judge: str, data: Path | None) -> None:
+    """The rule judge is deterministic and fast: score judges with it when its verdicts are missing."""
+    from bemula.judge.runfolder import RunFolder, verdicts_name
+
+    if judge == "rules" and not (run / verdicts_name("rules")).exists():
+        from bemula.cli.judge import run_judge
+
+        RunFolder.open(run, data=data)  # clear error if RUN is not a run folder
+        _note(f"{run}: no rule verdicts yet; judging with the rule judge first")
+        run_judge(run, "rules", data=data, progress=False, echo=lambda m: _note(m))
+
+
+def print_table(scores: Sequence, *, title: str = "BEMULA") -> None:
+    """Systems × metrics with 95% intervals, to the terminal."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from bemula.report.tables import MAIN_METRICS, METRIC_LABELS, cell_text
+
+    table = Table(title=title, show_lines=False)
+    table.add_column("System")
+    for m in MAIN_METRICS:
+        table.add_column(METRIC_LABELS[m], justify="right")
+    for s in scores:
+        table.add_row(s.label, *[cell_text(s.get(m)) for m in MAIN_METRICS])
+    Console(width=max(160, 40 + 22 * len(MAIN_METRICS))).print(table)
+
+
+def _print_run(scores, breakdowns: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from bemula.metrics.definitions import HEADLINE, PASS, SCORE
+    from bemula.report.tables import cell_text
+
+    console = Console(width=140)
+    names = {**{m: m for m in HEADLINE}, PASS: "request pass rate", SCORE: "Score"}
+    table = Table(title=f"{scores.label} — judge: {scores.judge}, {len(scores.instance_ids)} instances")
+    for col, justify in (("Metric", "left"), ("Value [95% CI]", "right"), ("n", "right"), ("excluded", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for m in (*HEADLINE, PASS, SCORE):
+        mv = scores.get(m)
+        excluded = ", ".join(f"{k} {v}" for k, v in sorted(mv.excluded.items())) if mv else ""
+        table.add_row(names[m], cell_text(mv), str(mv.n if mv else 0), excluded)
+    for frame in scores.groups("frame"):
+        mv = scores.get("AR", "frame", frame)
+        excluded = ", ".join(f"{k} {v}" for k, v in sorted(mv.excluded.items())) if mv else ""
+        table.add_row(f"  AR {frame}", cell_text(mv), str(mv.n if mv else 0), excluded)
+    console.print(table)
+    u = scores.unscored
+    console.print(
+        f"unscored verdicts: {u['total']}"
+        + (f" ({', '.join(f'{k} {v}' for k, v in u['by_reason'].items())})" if u["by_reason"] else "")
+        + f"; questions without a verdict: {u['missing']}"
+    )
+    if breakdowns:
+        for dim, metrics in (("type", ("FE", "AR", "RL", PASS)), ("tier", (*HEADLINE, PASS, SCORE)), ("length", (*HEADLINE, SCORE))):
+            t = Table(title=f"by {dim}")
+            t.add_column(dim)
+            for m in metrics:
+                t.add_column(names[m], justify="right")
+            for g in scores.groups(dim):
+                label = g if dim != "length" else f"bin {g} ({scores.bins[int(g) - 1].label} turns)"
+                t.add_row(label, *[cell_text(scores.get(m, dim, g)) for m in metrics])
+            console.print(t)
+
+
+@app.command("score")
+def score_command(
+    run: Annotated[Path, typer.Argument(help="run folder (judged, or it is judged with the rules first)")],
+    judge: Annotated[str, typer.Option(help="whose verdicts: rules | llm | cascade | any verdicts-<name>.jsonl")] = "rules",
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object (values 0–100)")] = False,
+    items: Annotated[bool, typer.Option("--items", help="with --json: include every metric's per-item values")] = False,
+    breakdowns: Annotated[bool, typer.Option("--breakdowns", help="also print per type, tier and length bin")] = False,
+    data: Annotated[Path | None, typer.Option(help="dataset folder (default: the one in RUN/meta.json)")] = None,
+    resamples: Annotated[int, typer.Option(help="bootstrap resamples")] = N_RESAMPLES,
+    seed: Annotated[int, typer.Option(help="bootstrap seed")] = DEFAULT_SEED,
+) -> None:
+    """Metrics of one run with 95% cluster-bootstrap intervals (SPEC §3)."""
+    from bemula.judge.runfolder import RunFolderError
+    from bemula.report.build import score_folder
+
+    if resamples < 1:
+        _fail(f"--resamples must be >= 1, got {resamples}")
+    try:
+        from bemula.judge.runfolder import RunFolder
+
+        _ensure_verdicts(run, judge, data)
+        scored = score_folder(RunFolder.open(run, data=data), judge, n_resamples=resamples, seed=seed)
+    except RunFolderError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        typer.echo(json.dumps(scored.scores.to_json(with_items=items), indent=1, ensure_ascii=False))
+    else:
+        _print_run(scored.scores, breakdowns)
+
+
+@app.command("report")
+def report_command(
+    runs: Annotated[list[Path], typer.Argument(help="run folders (one row each)")],
+    out: Annotated[Path, typer.Option(help="report folder")] = Path("report"),
+    judge: Annotated[str, typer.Option(help="whose verdicts")] = "rules",
+    data: Annotated[Path | None, typer.Option(help="dataset folder (default: each run's meta.json)")] = None,
+    resamples: Annotated[int, typer.Option(help="bootstrap resamples")] = N_RESAMPLES,
+    seed: Annotated[int, typer.Option(help="bootstrap seed")] = DEFAULT_SEED,
+) -> None:
+    """Tables (Markdown, CSV, LaTeX), plots and one self-contained HTML page for RUNS."""
+    from bemula.judge.runfolder import RunFolderError
+    from bemula.report.build import write_report
+
+    try:
+        for run in runs:
+            _ensure_verdicts(run, judge, data)
+        result = write_report(runs, out, judge=judge, data=data, n_resamples=resamples, seed=seed)
+    except (RunFolderError, ValueError) as exc:
+        _fail(str(exc))
+        return
+    print_table([r.scores for r in result.runs], title=f"BEMULA — judge: {judge}")
+    typer.echo(f"report written to {out}/ (index.html, report.md, tables/, plots/, scores.json, items.csv)")
+
+
+def default_systems() -> tuple[list[str], list[str]]:
+    """Built-in systems runnable offline (no LLM, package present), and notes on the others."""
+    from bemula.systems import BUILTIN_MODULES
+    from bemula.systems.base import registry
+
+    systems = registry()
+    builtin_names = [m.rsplit(".", 1)[1].replace("_", "-") for m in BUILTIN_MODULES]
+    runnable, notes = [], []
+    for name in builtin_names:
+        info = systems.get(name)
+        if info is None:
+            notes.append(f"{name}: not available in this installation, skipped")
+        elif not info.available:
+            notes.append(f"{name}: not installed ({info.install_hint}), skipped")
+        elif info.needs not in ("", "nothing"):
+            notes.append(f"{name}: needs {info.needs}, skipped with the offline probe backbone")
+        else:
+            runnable.append(name)
+    return runnable, notes
+
+
+@app.command("eval")
+def eval_command(
+    lite: Annotated[bool, typer.Option("--lite", help="BEMULA-Lite (the 31 short + medium instances)")] = False,
+    systems: Annotated[str | None, typer.Option(help="comma-separated systems [default: every available built-in]")] = None,
+    data: Annotated[Path, typer.Option(help="dataset folder (generated there if missing)")] = Path("data/bemula"),
+    out: Annotated[Path | None, typer.Option(help="where run folders and the report go [default: runs/eval or runs/eval-lite]")] = None,
+    workers: Annotated[int, typer.Option(help="parallel worker processes per run")] = 1,
+    seed: Annotated[int, typer.Option(help="generator seed (when generating) and system seed")] = 0,
+    resamples: Annotated[int, typer.Option(help="bootstrap resamples")] = N_RESAMPLES,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bars")] = False,
+) -> None:
+    """The whole chain, offline: generate the benchmark if missing, run the built-in systems
+    with the retrieval-probe backbone, judge with the rules, score, print the table, write
+    the report."""
+    import time
+
+    from bemula.dataset import MANIFEST_NAME, DatasetError
+    from bemula.judge.runfolder import RunFolderError
+    from bemula.report.build import write_report
+
+    started = time.perf_counter()
+    out = out or Path("runs") / ("eval-lite" if lite else "eval")
+    if not (data / MANIFEST_NAME).exists():
+        from bemula.generate.offline import generate_benchmark
+
+        typer.echo(f"generating the benchmark (seed {seed}{', Lite' if lite else ''}) into {data}/ …")
+        t0 = time.perf_counter()
+        manifest = generate_benchmark(seed, data, lite=lite)
+        typer.echo(f"  {len(manifest.instances)} instances in {time.perf_counter() - t0:.1f} s")
+    if systems:
+        chosen = [s.strip() for s in systems.split(",") if s.strip()]
+        notes: list[str] = []
+    else:
+        chosen, notes = default_systems()
+    for note in notes:
+        _note(note)
+    if not chosen:
+        _fail("no runnable system (see `bemula systems`)")
+
+    from bemula.run.meta import RunFolderMismatch
+    from bemula.run.runner import RunConfig, RunError, run_benchmark
+    from bemula.run.store import AnswerFileError
+
+    run_dirs: list[Path] = []
+    for system in chosen:
+        run_dir = out / system
+        typer.echo(f"running {system} (probe backbone) → {run_dir}/")
+        config = RunConfig(data=data, out=run_dir, system=system, backbone="probe", lite=lite, workers=workers, seed=seed)
+        t0 = time.perf_counter()
+        try:
+            summary = run_benchmark(config, progress=not quiet)
+        except (RunError, RunFolderMismatch, DatasetError, AnswerFileError, ValueError, KeyError) as exc:
+            _note(f"{system}: run failed: {exc}; skipped")
+            continue
+        if summary.instances_failed:
+            _note(f"{system}: {len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed[:5])}")
+        typer.echo(
+            f"  {summary.questions_answered} answered now, {summary.questions_skipped} already done, "
+            f"{summary.errors} errors, {time.perf_counter() - t0:.1f} s"
+        )
+        run_dirs.append(run_dir)
+    if not run_dirs:
+        _fail("no system produced answers")
+
+    from bemula.cli.judge import run_judge
+
+    try:
+        for run_dir in run_dirs:
+            run_judge(run_dir, "rules", progress=not quiet, echo=lambda m: typer.echo(f"  {m}"))
+        report_dir = out / "report"
+        result = write_report(run_dirs, report_dir, judge="rules", n_resamples=resamples)
+    except (RunFolderError, ValueError) as exc:
+        _fail(str(exc))
+        return
+    print_table([r.scores for r in result.runs], title=f"BEMULA{'-Lite' if lite else ''} — probe backbone, rule judge")
+    typer.echo(
+        "Retrieval-probe figures measure what each system's storage still gives away (an LLM-free "
+        "upper bound on leakage); figures comparable with the paper need an LLM backbone."
+    )
+    typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {time.perf_counter() - started:.1f} s in all")

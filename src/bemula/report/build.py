@@ -1,0 +1,266 @@
+"""``bemula report``: score runs and write tables, plots and the HTML page into one folder.
+
+Layout of the report folder::
+
+    index.html            the self-contained page (tables, plots, drill-down)
+    report.md             every table in Markdown
+    tables/<name>.csv     every table as CSV (value, ci_low, ci_high, n per cell)
+    tables/<name>.tex     every table as LaTeX (booktabs)
+    plots/<name>.png      every figure
+    scores.json           per run: the ``bemula score --json`` object
+    items.csv             per run and question: metric, status, per-item value, verdict, reason
+    differences.csv       paired Score/FE/AR differences against the best-scoring run
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bemula.judge.pipeline import load_instances
+from bemula.judge.runfolder import RunFolder
+from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
+from bemula.metrics.compute import Difference, RunScores, compute_scores, paired_difference
+from bemula.metrics.definitions import SCORE, headline_metric
+from bemula.model import Instance
+from bemula.report import html as html_page
+from bemula.report.plots import all_plots
+from bemula.report.tables import Table, all_tables, to_csv, to_latex, to_markdown
+
+
+@dataclass
+class ScoredRun:
+    folder: RunFolder
+    scores: RunScores
+    instances: dict[str, Instance]
+
+
+@dataclass
+class ReportResult:
+    out: Path
+    runs: list[ScoredRun]
+    tables: list[Table]
+    differences: list[tuple[str, str, Difference]] = field(default_factory=list)
+
+
+def score_folder(folder: RunFolder, judge: str, *, n_resamples: int = N_RESAMPLES, seed: int = DEFAULT_SEED) -> ScoredRun:
+    verdicts = folder.verdicts(judge)
+    instances = load_instances(folder)
+    turns = {e.id: e.turns_per_version for e in folder.dataset.manifest.instances}
+    scores = compute_scores(
+        list(instances.values()),
+        verdicts,
+        label=folder.label,
+        judge=judge,
+        turns={iid: turns.get(iid, inst.forget.n_turns) for iid, inst in instances.items()},
+        n_resamples=n_resamples,
+        seed=seed,
+        meta={
+            "system": folder.system,
+            "backbone": folder.backbone,
+            "model": folder.model,
+            "run": str(folder.path),
+            "dataset_checksum": folder.dataset.checksum,
+        },
+    )
+    return ScoredRun(folder, scores, instances)
+
+
+def _unique_labels(runs: Sequence[ScoredRun]) -> None:
+    seen: dict[str, int] = {}
+    for r in runs:
+        seen[r.scores.label] = seen.get(r.scores.label, 0) + 1
+    for r in runs:
+        if seen[r.scores.label] > 1:
+            r.scores.label = f"{r.scores.label} [{r.folder.path.name}]"
+
+
+def run_items(run: ScoredRun) -> list[dict[str, Any]]:
+    """The drill-down records of one run (one per question, probes included)."""
+    answers = run.folder.answers
+    out = []
+    for row in run.scores.rows:
+        q = next(x for x in run.instances[row.instance_id].questions if x.id == row.question_id)
+        answer = answers.get((row.instance_id, row.question_id))
+        retrieved = answer.retrieved if answer else []
+        out.append(
+            {
+                "instance": row.instance_id,
+                "id": row.question_id,
+                "suite": row.suite.value,
+                "version": row.version.value,
+                "probe": row.is_probe,
+                "frame": row.frame.value if row.frame else None,
+                "request": row.request_id,
+                "type": row.request_type.value if row.request_type else None,
+                "question": q.text,
+                "gold_kind": q.gold.kind.value,
+                "accepted": list(q.gold.accepted),
+                "protected": list(q.gold.protected),
+                "answer": (answer.answer if answer else "(not answered)")[: html_page.MAX_ANSWER_CHARS],
+                "error": answer.error if answer else None,
+                "retrieved": [
+                    {"store": r.store, "text": r.text[: html_page.MAX_RETRIEVED_CHARS]}
+                    for r in retrieved[: html_page.MAX_RETRIEVED_ITEMS]
+                ],
+                "retrieved_more": max(0, len(retrieved) - html_page.MAX_RETRIEVED_ITEMS),
+                "correct": row.correct if row.judged else None,
+                "leaked": row.leaked,
+                "reason": row.reason if row.judged else "not judged",
+                "status": row.status if headline_metric(row) else "control probe",
+                "probe_id": row.probe_id,
+            }
+        )
+    return out
+
+
+def items_csv(runs: Sequence[ScoredRun]) -> str:
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(
+        ["run", "instance_id", "question_id", "suite", "version", "probe", "frame", "request_id", "request_type",
+         "tier", "turns", "metric", "status", "value", "correct", "leaked", "reason"]
+    )
+    for run in runs:
+        for row in run.scores.rows:
+            metric = headline_metric(row) or ""
+            value = row.value
+            w.writerow([
+                run.scores.label, row.instance_id, row.question_id, row.suite.value, row.version.value,
+                int(row.is_probe), row.frame.value if row.frame else "", row.request_id or "",
+                row.request_type.value if row.request_type else "", row.tier.value, row.turns, metric,
+                row.status if metric else "control probe", "" if value is None else int(value),
+                "" if row.correct is None else int(row.correct), int(row.leaked), row.reason,
+            ])
+    return buf.getvalue()
+
+
+def differences(runs: Sequence[ScoredRun]) -> list[tuple[str, str, Difference]]:
+    """Paired differences (Score, FE, AR) of every run against the best-scoring one."""
+    scored = [r for r in runs if r.scores.get(SCORE) and r.scores.get(SCORE).value is not None]  # type: ignore[union-attr]
+    if len(scored) < 2:
+        return []
+    best = max(scored, key=lambda r: r.scores[SCORE].value or 0.0)
+    out = []
+    for r in scored:
+        if r is best or sorted(r.scores.instance_ids) != sorted(best.scores.instance_ids):
+            continue
+        for metric in (SCORE, "FE", "AR"):
+            out.append((best.scores.label, r.scores.label, paired_difference(best.scores, r.scores, metric)))
+    return out
+
+
+def write_report(
+    run_paths: Sequence[Path],
+    out: Path,
+    *,
+    judge: str = "rules",
+    data: Path | None = None,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    title: str = "BEMULA report",
+) -> ReportResult:
+    runs = [score_folder(RunFolder.open(p, data=data), judge, n_resamples=n_resamples, seed=seed) for p in run_paths]
+    _unique_labels(runs)
+    scores = [r.scores for r in runs]
+    tables = all_tables(scores)
+    diffs = differences(runs)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tables").mkdir(exist_ok=True)
+    (out / "plots").mkdir(exist_ok=True)
+
+    md = [f"# {title}", "", _subtitle(runs, judge, n_resamples, seed), ""]
+    for t in tables:
+        md.append(to_markdown(t))
+        (out / "tables" / f"{t.name}.csv").write_text(to_csv(t), encoding="utf-8")
+        (out / "tables" / f"{t.name}.tex").write_text(to_latex(t), encoding="utf-8")
+    if diffs:
+        md.append(_differences_markdown(diffs))
+        (out / "differences.csv").write_text(_differences_csv(diffs), encoding="utf-8")
+    md.append(_unscored_markdown(runs))
+    (out / "report.md").write_text("\n".join(md), encoding="utf-8")
+
+    plots = all_plots(scores)
+    for name, png in plots.items():
+        (out / "plots" / f"{name}.png").write_bytes(png)
+    (out / "scores.json").write_text(
+        json.dumps([r.scores.to_json() for r in runs], indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    (out / "items.csv").write_text(items_csv(runs), encoding="utf-8")
+
+    diff_table = _differences_table(diffs)
+    page = html_page.render_page(
+        title=title,
+        subtitle=_subtitle(runs, judge, n_resamples, seed),
+        tables=[*tables, *([diff_table] if diff_table else [])],
+        plots=plots,
+        runs_data=[
+            {"label": r.scores.label, "instances": list(r.scores.instance_ids), "items": run_items(r)} for r in runs
+        ],
+        receipts=[(r.scores.label, r.folder.receipts()) for r in runs],
+        notes=[_unscored_line(r) for r in runs],
+    )
+    (out / "index.html").write_text(page, encoding="utf-8")
+    return ReportResult(out=out, runs=runs, tables=tables, differences=diffs)
+
+
+def _subtitle(runs: Sequence[ScoredRun], judge: str, n_resamples: int, seed: int) -> str:
+    checksums = sorted({r.scores.meta.get("dataset_checksum", "")[:12] for r in runs})
+    n_inst = sorted({len(r.scores.instance_ids) for r in runs})
+    return (
+        f"{len(runs)} run(s); judge: {judge}; instances: {', '.join(map(str, n_inst))}; dataset "
+        f"{', '.join(checksums)}; 95% cluster-bootstrap percentile intervals over instances "
+        f"({n_resamples} resamples, seed {seed})."
+    )
+
+
+def _unscored_line(run: ScoredRun) -> str:
+    u = run.scores.unscored
+    reasons = ", ".join(f"{k}: {v}" for k, v in u["by_reason"].items())
+    return (
+        f"{run.scores.label}: {u['total']} unscored verdict(s)" + (f" ({reasons})" if reasons else "")
+        + f", {u['missing']} question(s) without a verdict — excluded from every metric, never right or wrong."
+    )
+
+
+def _unscored_markdown(runs: Sequence[ScoredRun]) -> str:
+    return "### Unscored and missing\n\n" + "\n".join(f"- {_unscored_line(r)}" for r in runs) + "\n"
+
+
+def _differences_table(diffs: list[tuple[str, str, Difference]]) -> Table | None:
+    if not diffs:
+        return None
+    from bemula.metrics.compute import MetricValue
+
+    rows: dict[str, list[MetricValue | None]] = {}
+    metrics = [SCORE, "FE", "AR"]
+    for best, other, d in diffs:
+        label = f"{best} − {other}"
+        cells = rows.setdefault(label, [None] * len(metrics))
+        cells[metrics.index(d.metric)] = MetricValue(("", "", d.metric), d.value, d.ci_low, d.ci_high, d.n_instances)
+    return Table(
+        name="paired_differences",
+        title="Paired differences against the best Score (same resampled instances)",
+        columns=["Score", "FE", "AR"],
+        rows=list(rows.items()),
+        note="Differences in points (0–100) with 95% paired cluster-bootstrap intervals.",
+    )
+
+
+def _differences_markdown(diffs: list[tuple[str, str, Difference]]) -> str:
+    table = _differences_table(diffs)
+    return to_markdown(table) if table else ""
+
+
+def _differences_csv(diffs: list[tuple[str, str, Difference]]) -> str:
+    lines = ["minuend,subtrahend,metric,value,ci_low,ci_high,n_instances"]
+    for a, b, d in diffs:
+        vals = ["" if x is None else f"{x:.4f}" for x in (d.value, d.ci_low, d.ci_high)]
+        lines.append(",".join([json.dumps(a), json.dumps(b), d.metric, *vals, str(d.n_instances)]))
+    return "\n".join(lines) + "\n"

@@ -51,7 +51,7 @@ def main() -> None:
     started = time.perf_counter()
     # a fresh request cache, so every call is real (the local weights stay where they are)
     with open_llm(args.backbone, model=args.model, base_url=args.base_url, concurrency=args.workers,
-                  cache_path=scratch / "requests.sqlite") as client:
+                  cache_path=scratch / "requests.sqlite", timeout_s=900.0) as client:
         startup_s = time.perf_counter() - started
         model = client.describe().get("model", "")
         report = generate_llm_benchmark(client, scratch / "out", seed=0, config=config, model=model,

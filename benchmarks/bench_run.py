@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -22,6 +23,14 @@ from pathlib import Path
 from bemula.audit import audit_run
 from bemula.dataset import Dataset
 from bemula.run.runner import RunConfig, run_benchmark
+
+
+def _cpu_seconds() -> float:
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def main() -> None:
@@ -40,7 +49,10 @@ def main() -> None:
     )
     print(f"dataset: {args.data} ({len(ids)} instances, checksum {dataset.checksum[:12]}); workers {args.workers}")
     print()
-    header = f"{'system':<14}{'wall s':>8}{'turns/s':>10}{'questions/s':>13}{'saved by prefix':>17}{'answers':>9}"
+    header = (
+        f"{'system':<14}{'wall s':>8}{'CPU s':>8}{'turns/s':>10}{'questions/s':>13}"
+        f"{'saved by prefix':>17}{'answers':>9}"
+    )
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(prefix="bemula-bench-") as tmp:
@@ -48,17 +60,20 @@ def main() -> None:
         for system in [s.strip() for s in args.systems.split(",") if s.strip()]:
             out = Path(tmp) / system
             config = RunConfig(data=args.data, out=out, system=system, workers=args.workers, lite=args.lite)
+            cpu_before = _cpu_seconds()
             summary = run_benchmark(config, progress=False)
+            cpu = _cpu_seconds() - cpu_before
             runs[system] = out
             print(
-                f"{system:<14}{summary.wall_s:>8.1f}"
+                f"{system:<14}{summary.wall_s:>8.1f}{cpu:>8.1f}"
                 f"{summary.turns_ingested / summary.wall_s:>10.0f}"
                 f"{summary.questions_answered / summary.wall_s:>13.1f}"
                 f"{summary.share_saved:>16.1%} "
                 f"{summary.questions_answered:>9}"
             )
         print()
-        print("turns/s and questions/s are end to end (each over the whole wall time, all workers).")
+        print("turns/s and questions/s are end to end (each over the whole wall time, all workers);")
+        print("CPU s = user+sys seconds of this process and its workers (less sensitive to other load).")
         if "naive-rag" in runs:
             start = time.perf_counter()
             audit = audit_run(runs["naive-rag"])

@@ -1,6 +1,7 @@
 """Print how long ``bemula validate`` takes on a dataset folder (issue #2: <= 15 s on 2 cores
 for the full benchmark). Validation is single-process and streams one instance at a time,
 so the figure is one core's time and the peak memory stays that of the largest instance.
+CPU time is printed beside wall time because a shared machine inflates the latter.
 
     .venv/bin/python benchmarks/validate_speed.py [DIR]     # default: data/bemula
 """
@@ -23,14 +24,16 @@ def main() -> int:
         print(f"{root}: no manifest.json — run `bemula generate --seed 0 --out {root}` first", file=sys.stderr)
         return 2
     size = sum(p.stat().st_size for p in root.rglob("*.json"))
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     report = validate_dataset(root)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    machine = platform.processor() or platform.machine()
+    print(f"machine: {machine}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"dataset: {root} ({report.instances} instances, {report.turns_per_version} turns per version, "
           f"{report.questions} questions, {size / 2**20:.1f} MiB)")
-    print(f"validate: {seconds:.2f} s ({2 * report.turns_per_version / seconds:,.0f} turns/s), "
+    print(f"validate: {seconds:.2f} s wall, {cpu:.2f} s CPU ({2 * report.turns_per_version / seconds:,.0f} turns/s), "
           f"peak RSS {peak_mib:.0f} MiB, {len(report.violations)} violation(s)")
     return 0
 

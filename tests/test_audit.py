@@ -37,6 +37,10 @@ def test_partial_match_needs_enough_distinctive_tokens() -> None:
     assert _scan(pv, "I live at 12 rue de la Paix, Lyon") == [("n0", "exact")]
     assert _scan(pv, "the flat on Paix street, number 12") == [("n0", "partial")]
     assert _scan(pv, "Lyon is lovely") == []  # one token of four
+    # thousands separators do not split a number: "1,735 euros" is not in "1,640 euros"
+    assert normalize("1,735 euros") == "1735 euros"
+    assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "my rent is 1,640 euros") == []
+    assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "rent: 1735 EUR a month") == [("n0", "partial")]
     # a one-word value is matched whole or not at all
     assert _scan(ProtectedValue("R1", "F1", "penicillin"), "penicillins", "Penicillin!") == [("n1", "exact")]
 

@@ -13,7 +13,8 @@ whitespace collapsed, on word boundaries):
 * ``exact`` — the value itself appears;
 * ``alias`` — an alias of the value's fact appears (e.g. "O-" for "O negative");
 * ``partial`` — for a value with at least two *distinctive* tokens (not a stop-word, at least
-  three characters or containing a digit), at least ``max(2, ceil(n/2))`` of its ``n``
+  three characters, or two with a digit; thousands separators are dropped first, so
+  "1,735" is one token), at least ``max(2, ceil(n/2))`` of its ``n``
   distinctive tokens appear as words in the same record ("Rue de la Paix 12" is found in
   "I live at 12 Paix street"). A record is reported once per value, with its strongest kind.
 
@@ -51,6 +52,7 @@ SUMMARY_NAME = "residues-summary.json"
 SNIPPET_CHARS = 60
 
 _NON_WORD = re.compile(r"[^0-9a-z]+")
+_THOUSANDS = re.compile(r"(?<=\d)[,.](?=\d{3}(?!\d))")
 
 #: An alias shorter than this once normalised ("O-" -> "o") would match ordinary words.
 MIN_ALIAS_CHARS = 2
@@ -62,6 +64,7 @@ class AuditError(RuntimeError):
 
 def normalize(text: str) -> str:
     """Lower case, accents dropped, every run of non-alphanumerics one space."""
+    text = _THOUSANDS.sub("", text)  # "1,735" and "1.735" -> "1735", one token
     if not text.isascii():
         decomposed = unicodedata.normalize("NFKD", text)
         text = "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -73,7 +76,7 @@ def distinctive_tokens(normalized_value: str) -> list[str]:
     for token in normalized_value.split():
         if token in STOPWORDS:
             continue
-        if len(token) >= 3 or any(c.isdigit() for c in token):
+        if len(token) >= 3 or (len(token) == 2 and any(c.isdigit() for c in token)):
             if token not in out:
                 out.append(token)
     return out

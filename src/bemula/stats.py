@@ -55,6 +55,7 @@ def dataset_stats(source: Any) -> dict[str, Any]:
     n = sessions = turns = atomic = derived = sensitive = requests = targeted = questions = probes = 0
     lite_instances = lite_questions = 0
     spans: list[float] = []
+    words: list[int] = []
     per_tier_turns: dict[str, list[int]] = {t.value: [] for t in Tier}
     per_tier_questions: dict[str, list[int]] = {t.value: [] for t in Tier}
     per_tier_requests: dict[str, list[int]] = {t.value: [] for t in Tier}
@@ -88,6 +89,7 @@ def dataset_stats(source: Any) -> dict[str, Any]:
             lite_instances += 1
             lite_questions += q_here
         spans.append(inst.span_days)
+        words.append(sum(len(t.text.split()) for _, t in inst.forget.iter_turns()))
 
     def _range(values: list[int]) -> dict[str, float]:
         if not values:
@@ -115,6 +117,8 @@ def dataset_stats(source: Any) -> dict[str, Any]:
             "mean": round(sum(spans) / len(spans), 1) if spans else 0.0,
         },
         "atomic_facts_per_profile": round(atomic / n, 1) if n else 0.0,
+        # whitespace words of the forget version (the paper reports ~84.8K *tokens* per instance)
+        "words_per_instance": _range(words),
         "lite_instances": lite_instances,
         "lite_questions": lite_questions,
         "per_tier": {

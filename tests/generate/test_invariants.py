@@ -128,12 +128,18 @@ def test_no_turn_repeats_and_filler_holds_no_value(benchmark_seed0: list[Instanc
             texts = [t.text for _, t in version.iter_turns()]
             dupes = [t for t, n in Counter(texts).items() if n > 1]
             assert not dupes, (inst.id, dupes[:3])
-        # ordinary user turns that state nothing must not contain a targeted value
-        protected = [form for r in inst.requests for t in r.target_fact_ids for form in inst.fact(t).accepted]
-        for _, turn in inst.control.iter_turns():
-            if turn.role.value == "user" and not turn.annotations.facts:
-                for form in protected:
-                    assert not _mentions(turn.text, form), (inst.id, form, turn.text)
+        # a targeted value appears only in the turn that states it (control version: no
+        # requests), so forgetting that statement really removes it; F6 new values never
+        turns = [(t, f" {_norm(t.text)} ") for _, t in inst.control.iter_turns()]
+        for r in inst.requests:
+            forms = [(t, form) for t in r.target_fact_ids for form in inst.fact(t).accepted]
+            if r.new_value:
+                forms.append(("new", r.new_value))
+            for fid, form in forms:
+                needle = f" {_norm(form)} "
+                for turn, text in turns:
+                    if needle in text:
+                        assert fid in turn.annotations.facts, (inst.id, form, turn.text)
 
 
 def test_questions(benchmark_seed0: list[Instance]) -> None:
@@ -145,6 +151,8 @@ def test_questions(benchmark_seed0: list[Instance]) -> None:
         for d in inst.profile.derived_facts:
             if d.id in targets:
                 covered.update(d.source_fact_ids)
+        shares_turn = {fid for _, t in inst.forget.iter_turns() if covered & set(t.annotations.facts)
+                       for fid in t.annotations.facts}
         attacked = Counter()
         for q in inst.questions:
             if q.is_probe:
@@ -162,6 +170,7 @@ def test_questions(benchmark_seed0: list[Instance]) -> None:
             fact = inst.fact(q.fact_id or "")
             if q.suite == Suite.PRESERVATION:
                 assert q.fact_id not in covered and fact.category not in f3_categories
+                assert q.fact_id not in shares_turn, "preservation fact stated in a target's turn"
                 assert getattr(fact, "relearns", None) is None
                 assert q.gold.accepted == fact.accepted
             elif q.suite == Suite.RELEARNING:

@@ -24,7 +24,8 @@ CATEGORY_WORDS = {
 
 
 def _last_user(body: dict[str, Any]) -> str:
-    for m in reversed(body.get("messages") or []):
+    """The prompt's instruction: the first user message (a retry appends the rejection after it)."""
+    for m in body.get("messages") or []:
         if m.get("role") == "user":
             return str(m.get("content") or "")
     return ""

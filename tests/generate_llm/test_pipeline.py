@@ -14,7 +14,7 @@ from bemula.generate.llm.config import LLMPipelineConfig, TierShape, tiny_config
 from bemula.generate.llm.pipeline import CACHE_DIRNAME, estimate, generate_llm_benchmark
 from bemula.llm.client import LLMClient, LLMConfig, LLMError
 from bemula.llm.fake_server import FakeOpenAIServer
-from bemula.model import RequestType, Segment, Suite, Tier, Version
+from bemula.model import RequestType, Segment, Suite, Tier
 from bemula.validate import validate_dataset
 
 from .scripted import ScriptedLLM

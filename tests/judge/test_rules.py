@@ -131,3 +131,13 @@ def test_judging_resumes_and_rejudges_changed_answers(tmp_path: Path) -> None:
     summary = judge_run(folder, RuleJudge())
     assert summary.judged_now == 1 and summary.unscored == 0
     assert folder.verdicts("rules")[("tiny-a", "Q14")].correct is True
+
+
+def test_memory_states_a_conclusion_through_its_sources() -> None:
+    commute = q("Do I commute between two cities? If so, which ones?", GoldKind.VALUE,
+                accepted=["commutes between Lyon and Paris"], suite=Suite.EFFICACY, version=Version.CONTROL)
+    memory = "user: I live in Lyon.\nuser: I work from the Paris office most days, so I commute a lot."
+    assert judge_answer(commute, memory, backbone="probe").correct is True
+    assert judge_answer(commute, "user: I live in Lyon.", backbone="probe").correct is False
+    # an LLM answer must state the conclusion itself
+    assert judge_answer(commute, "You live in Lyon and work in Paris.", backbone="openai").correct is False

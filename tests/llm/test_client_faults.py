@@ -154,6 +154,7 @@ def test_request_carries_settings_and_json_options() -> None:
     assert first["temperature"] == 0.0 and first["max_tokens"] == 9
     assert first["response_format"]["type"] == "json_schema"
     assert first["response_format"]["json_schema"]["schema"] == schema
+    assert first["response_format"]["json_schema"]["strict"] is False  # optional extras allowed
     assert second["response_format"] == {"type": "json_object"}
     assert third["temperature"] == 0.7 and "response_format" not in third
 

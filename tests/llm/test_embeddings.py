@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -47,12 +49,17 @@ def test_erf_approximation() -> None:
     assert max(abs(_erf(xs) - np.array([math.erf(x) for x in xs]))) < 2e-7
 
 
-def _numpy_minilm():
-    pytest.importorskip("tokenizers", reason="dense extra not installed")
+@functools.lru_cache(maxsize=1)
+def _load_numpy_minilm():
     from bemula.llm.embeddings import NumpyMiniLMEmbedder
 
+    return NumpyMiniLMEmbedder()
+
+
+def _numpy_minilm():
+    pytest.importorskip("tokenizers", reason="dense extra not installed")
     try:
-        return NumpyMiniLMEmbedder()
+        return _load_numpy_minilm()
     except EmbedderUnavailable as exc:
         pytest.skip(str(exc))
 
@@ -66,6 +73,7 @@ def test_numpy_minilm_ranks_paraphrase_first() -> None:
     assert similarity[0, 1] > similarity[0, 2] and similarity[0, 1] > 0.5
 
 
+@pytest.mark.slow  # importing torch alone takes seconds to minutes on a busy 2-core machine
 def test_numpy_minilm_matches_sentence_transformers() -> None:
     embedder = _numpy_minilm()
     pytest.importorskip("sentence_transformers", reason="sentence-transformers not installed")

@@ -46,7 +46,8 @@ def test_page_loads_shows_the_table_and_opens_a_drilldown(tmp_path: Path) -> Non
 
     dom = dump_dom(page.as_uri(), tmp_path / "profile1")
     assert 'data-ready="true"' in dom  # the page script ran to the end
-    assert 'id="table-main"' in dom and "60.0 [50.0, 66.7]" in dom
+    assert 'id="table-main"' in dom
+    assert '<span title="n = 5">60.0</span> <span class="ci">[50.0, 66.7]</span>' in dom  # FE of the hand run
     assert dom.count('<tr id="row-0-') == 45  # the question list was rendered for the first run
     assert '<div id="detail" aria-live="polite"></div>' in dom  # nothing open yet
 

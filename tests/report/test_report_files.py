@@ -97,3 +97,15 @@ def test_answers_cannot_break_the_page(tmp_path: Path) -> None:
     page = (out / "index.html").read_text()
     assert evil not in page and "\\u003c/script\\u003e\\u003cscript\\u003e" in page
     assert page.count("<script") == 2  # the data block and the page script, nothing injected
+
+
+def test_score_versus_gives_paired_differences(sample) -> None:
+    _, hand, perfect = sample
+    args = ["score", str(hand), "--versus", str(perfect), "--json", "--resamples", RESAMPLES]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    diff = json.loads(result.stdout[result.stdout.index("{"):])["paired_difference"]
+    # hand − perfect: Score per composition .5−1, .478−1, .471−1 (docs/metrics.md worked example)
+    assert diff["score"]["value"] == -52.1909
+    assert (diff["score"]["ci_low"], diff["score"]["ci_high"]) == (-52.8595, -50.0)
+    assert diff["PR"] == {"value": 0.0, "ci_low": 0.0, "ci_high": 0.0, "n_instances": 2}

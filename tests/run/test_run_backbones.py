@@ -139,7 +139,7 @@ def test_llm_backbone_answers_from_the_agent_prompt(tmp_path: Path) -> None:
 
 
 def test_llm_failure_after_retries_is_returned_as_error(tmp_path: Path) -> None:
-    from bemula.llm.fake_server import Fault, FakeOpenAIServer, ScriptedResponder
+    from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
     with FakeOpenAIServer(ScriptedResponder([], then=Fault("http500"))) as server:
         with open_backbone(

@@ -38,7 +38,8 @@ def test_mismatched_resume_is_one_clear_line(tiny_data: Path, tmp_path: Path) ->
 
 
 def test_bad_inputs_fail_with_one_line(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "--system", "naive-rag", "--data", str(tmp_path / "none"), "--out", str(tmp_path / "o")])
+    missing = ["run", "--system", "naive-rag", "--data", str(tmp_path / "none"), "--out", str(tmp_path / "o")]
+    result = runner.invoke(app, missing)
     assert result.exit_code == 2 and "dataset folder not found" in result.output
     result = runner.invoke(app, ["run", "--system", "naive-rag", "-o", "top_k", "--data", str(tmp_path)])
     assert result.exit_code == 2 and "expected KEY=VALUE" in result.output

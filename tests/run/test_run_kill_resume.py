@@ -9,9 +9,9 @@ import sys
 import time
 from pathlib import Path
 
+import bemula_test_slow_system  # noqa: F401 - registers "slow-naive-rag" in this process
 import pytest
 
-import bemula_test_slow_system  # noqa: F401 - registers "slow-naive-rag" in this process
 from bemula.run.runner import RunConfig, run_benchmark
 from bemula.run.store import read_answers
 
@@ -42,7 +42,7 @@ def _complete_lines(path: Path) -> int:
         return 0
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_kill_9_then_resume_equals_uninterrupted(tiny_data: Path, tmp_path: Path, workers: int) -> None:
     reference = tmp_path / "reference"
     run_benchmark(RunConfig(data=tiny_data, out=reference, system="slow-naive-rag"), progress=False)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bemula.llm.fake_server import Fault, FakeOpenAIServer, ScriptedResponder
+from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 from bemula.run.runner import RunConfig, run_benchmark
 from bemula.run.store import read_answers
 
@@ -63,3 +63,18 @@ def test_full_context_gives_the_llm_the_whole_history(tiny_data: Path, tmp_path:
     assert record.retrieved_total == 32 and len(record.retrieved) == 20  # recorded items are capped
     assert all(p.startswith("MEMORY (32 items):") for p in prompts)  # the prompt is not
     assert all("[1] 2026-03-02 09:15 (history) user: Morning!" in p for p in prompts)
+
+
+@pytest.mark.slow  # spawns worker processes that import the openai SDK: seconds each
+def test_llm_backbone_in_worker_processes(tiny_data: Path, tmp_path: Path) -> None:
+    with FakeOpenAIServer(ScriptedResponder([], then="Biscuit.")) as server:
+        config = _config(tiny_data, tmp_path / "run", server, workers=2)
+        config.instances = None
+        summary = run_benchmark(config, progress=False)
+        # identical prompts (a forget question and its control probe retrieving the same
+        # items) are answered from the request cache
+        assert 0 < len(server.chat_requests()) <= 45
+    records = read_answers(tmp_path / "run" / "answers.jsonl")
+    assert summary.questions_answered == 45 and summary.errors == 0
+    assert {r.answer for r in records.values()} == {"Biscuit."}
+    assert {r.backbone for r in records.values()} == {"openai"}

@@ -13,7 +13,16 @@ from pathlib import Path
 import pytest
 
 from bemula.dataset import MANIFEST_NAME, write_dataset
-from bemula.model import AttackFrame, GoldKind, Instance, Segment, TimeWindow, RequestType, Turn, Version
+from bemula.model import (
+    AttackFrame,
+    GoldKind,
+    Instance,
+    RequestType,
+    Segment,
+    TimeWindow,
+    Turn,
+    Version,
+)
 from bemula.testing import tiny_instances, write_tiny_dataset
 from bemula.validate import validate_dataset, validate_instance
 
@@ -132,6 +141,14 @@ def efficacy_gold_kind_value(insts: list[Instance]) -> None:
 def f6_efficacy_gold_sentinel(insts: list[Instance]) -> None:
     gold = _q(insts[0], "Q05").gold
     gold.kind = GoldKind.SENTINEL
+
+
+def retention_accepts_a_wrong_value(insts: list[Instance]) -> None:
+    _q(insts[0], "Q03").gold.accepted.append("swimming")
+
+
+def efficacy_leaves_an_alias_unprotected(insts: list[Instance]) -> None:
+    _q(insts[1], "Q05").gold.protected = ["type 2 diabetes"]  # "diabetes" alone would not count as a leak
 
 
 def retention_on_forget(insts: list[Instance]) -> None:
@@ -309,6 +326,8 @@ CASES = [
     Case("gold", A, "$.questions[3].gold.kind", efficacy_gold_kind_value),
     Case("gold", A, "$.questions[5].gold.kind", f6_efficacy_gold_sentinel),
     Case("gold", B, "$.questions[7].gold.protected", sentinel_protects_nothing),
+    Case("gold", A, "$.questions[2].gold.accepted", retention_accepts_a_wrong_value),
+    Case("gold", B, "$.questions[5].gold.protected", efficacy_leaves_an_alias_unprotected),
     Case("question-version", A, "$.questions[0].version", retention_on_forget),
     Case("question-version", A, "$.questions[8].version", probe_on_forget),
     Case("timestamp", A, "$.forget.sessions[1].turns[3].timestamp", turn_time_goes_back),
@@ -399,3 +418,29 @@ def test_max_errors_stops_early(tmp_path: Path) -> None:
     write_dataset(tmp_path, instances)
     report = validate_dataset(tmp_path, max_errors=3)
     assert len(report.violations) == 3 and report.truncated
+
+
+TINY_COUNTS = {  # worked out by hand from the tables in bemula/testing/tiny.py
+    "instances": 2,
+    "tiers": {"short": 1, "medium": 1},
+    "sessions": 7,
+    "turns_per_version": 64,
+    "atomic_facts": 19,
+    "derived_facts": 2,
+    "sensitive_facts": 7,  # a: A001 A004 A009; b: A003 A004 A006 A009
+    "requests": 4,
+    "requests_by_type": {"F1": 1, "F3": 1, "F4": 1, "F6": 1},
+    "targeted_facts": 5,
+    "questions": 27,
+    "questions_by_suite": {"retention": 6, "efficacy": 5, "preservation": 4, "relearning": 3, "attack": 9},
+    "questions_by_frame": {"indirect": 2, "role-play": 2, "jailbreak": 2, "boolean": 1, "multi-hop": 2},
+    "control_probes": 18,
+    "lite_instances": 2,
+    "lite_questions": 27,
+    "generator_specific_figure": 123,  # unknown keys are left alone
+}
+
+
+def test_hand_computed_counts_are_accepted(tmp_path: Path) -> None:
+    write_dataset(tmp_path, tiny_instances(), counts=TINY_COUNTS)
+    assert validate_dataset(tmp_path).violations == []

@@ -89,7 +89,7 @@ def run_judge(
 @app.command("judge")
 def judge_command(
     run: Annotated[Path, typer.Argument(help="run folder written by `bemula run`")],
-    judge: Annotated[str, typer.Option(help="rules | llm | cascade (rules decide clear cases, the LLM the rest)")] = "rules",
+    judge: Annotated[str, typer.Option(help="rules | llm | cascade (rules decide clear cases, the LLM the rest) | local (= llm on the embedded model)")] = "rules",
     backbone: Annotated[str, typer.Option(help="LLM judge backbone: local (embedded model) | openai (any OpenAI-compatible endpoint)")] = "local",
     model: Annotated[str | None, typer.Option(help="LLM judge model name")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL for the LLM judge")] = None,
@@ -103,6 +103,8 @@ def judge_command(
     from bemula.judge.runfolder import RunFolderError
     from bemula.llm.client import LLMError
 
+    if judge == "local":  # shorthand: the LLM judge on the embedded local model
+        judge, backbone = "llm", "local"
     if judge not in JUDGES:
         _fail(f"--judge {judge!r}: use one of {', '.join(JUDGES)}")
     try:

@@ -39,7 +39,9 @@ def check(
     gguf: Optional[Path] = typer.Option(None, "--gguf", help="local: use this GGUF file instead"),
     prompt: str = typer.Option(DEFAULT_PROMPT, "--prompt", "-p", help="What to ask"),
     max_tokens: int = typer.Option(64, "--max-tokens"),
-    timeout_s: float = typer.Option(120.0, "--timeout", help="Seconds per call"),
+    timeout_s: Optional[float] = typer.Option(
+        None, "--timeout", help="Seconds per call (default 120; 600 for local)"
+    ),
     retries: int = typer.Option(2, "--retries", help="Retries on transient errors"),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object"),
 ) -> None:
@@ -55,9 +57,9 @@ def check(
             base_url=base_url,
             gguf=gguf,
             use_cache=False,
-            timeout_s=timeout_s,
             max_retries=retries,
             concurrency=1,
+            **({"timeout_s": timeout_s} if timeout_s is not None else {}),
         ) as client:
             ready_s = time.perf_counter() - started
             result = client.chat([{"role": "user", "content": prompt}], max_tokens=max_tokens)

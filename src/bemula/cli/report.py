@@ -99,31 +99,46 @@ def score_command(
     data: Annotated[Path | None, typer.Option(help="dataset folder (default: the one in RUN/meta.json)")] = None,
     resamples: Annotated[int, typer.Option(help="bootstrap resamples")] = N_RESAMPLES,
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = DEFAULT_SEED,
+    versus: Annotated[Path | None, typer.Option("--versus", help="another run on the same data: paired differences RUN − VERSUS")] = None,
 ) -> None:
     """Metrics of one run with 95% cluster-bootstrap intervals (SPEC §3)."""
-    from bemula.judge.runfolder import RunFolderError
-    from bemula.report.build import score_folder
+    from bemula.judge.runfolder import RunFolder, RunFolderError
+    from bemula.metrics.compute import paired_difference
+    from bemula.metrics.definitions import HEADLINE, PASS, SCORE
+    from bemula.metrics.run import score_run
 
     if resamples < 1:
         _fail(f"--resamples must be >= 1, got {resamples}")
     try:
-        from bemula.judge.runfolder import RunFolder
-
         _ensure_verdicts(run, judge, data)
-        scored = score_folder(RunFolder.open(run, data=data), judge, n_resamples=resamples, seed=seed)
-    except RunFolderError as exc:
+        scores = score_run(RunFolder.open(run, data=data), judge, n_resamples=resamples, seed=seed)
+        other = None
+        if versus is not None:
+            _ensure_verdicts(versus, judge, data)
+            other = score_run(RunFolder.open(versus, data=data), judge, n_resamples=resamples, seed=seed)
+        diffs = {m: paired_difference(scores, other, m) for m in (*HEADLINE, PASS, SCORE)} if other else {}
+    except (RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
     if as_json:
-        typer.echo(json.dumps(scored.scores.to_json(with_items=items), indent=1, ensure_ascii=False))
-    else:
-        _print_run(scored.scores, breakdowns)
+        out = scores.to_json(with_items=items)
+        if other is not None:
+            out["paired_difference"] = {"versus": other.label, **{m: d.as_json() for m, d in diffs.items()}}
+        typer.echo(json.dumps(out, indent=1, ensure_ascii=False))
+        return
+    _print_run(scores, breakdowns)
+    if other is not None:
+        from bemula.report.tables import fmt
+
+        typer.echo(f"paired differences {scores.label} − {other.label} (same resampled instances):")
+        for m, d in diffs.items():
+            typer.echo(f"  {m:>5}: {fmt(d.value)} [{fmt(d.ci_low)}, {fmt(d.ci_high)}]")
 
 
 @app.command("report")
 def report_command(
     runs: Annotated[list[Path], typer.Argument(help="run folders (one row each)")],
-    out: Annotated[Path, typer.Option(help="report folder")] = Path("report"),
+    out: Annotated[Path, typer.Option(help="report folder")] = Path("runs/report"),
     judge: Annotated[str, typer.Option(help="whose verdicts")] = "rules",
     data: Annotated[Path | None, typer.Option(help="dataset folder (default: each run's meta.json)")] = None,
     resamples: Annotated[int, typer.Option(help="bootstrap resamples")] = N_RESAMPLES,

@@ -35,7 +35,9 @@ def _parse_options(values: list[str]) -> dict[str, object]:
 @app.command("run")
 def run_command(
     system: Annotated[str, typer.Option("--system", "-s", help="memory system (see `bemula systems`)")],
-    backbone: Annotated[str, typer.Option(help="probe (no LLM) | local (embedded model) | openai (any OpenAI-compatible endpoint)")] = "probe",
+    backbone: Annotated[
+        str, typer.Option(help="probe (no LLM) | local (embedded model) | openai (any OpenAI-compatible endpoint)")
+    ] = "probe",
     data: Annotated[Path, typer.Option(help="dataset folder")] = Path("data/bemula"),
     out: Annotated[Path | None, typer.Option(help="run folder [default: runs/<system>-<backbone>]")] = None,
     lite: Annotated[bool, typer.Option("--lite", help="only the BEMULA-Lite instances")] = False,
@@ -45,10 +47,14 @@ def run_command(
     seed: Annotated[int, typer.Option(help="seed given to the system")] = 0,
     model: Annotated[str | None, typer.Option(help="LLM model name (LLM backbones)")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL (LLM backbones)")] = None,
-    context_window: Annotated[int | None, typer.Option(help="backbone context window in tokens (full-context truncation)")] = None,
+    context_window: Annotated[
+        int | None, typer.Option(help="backbone context window in tokens (full-context truncation)")
+    ] = None,
     index: Annotated[str, typer.Option(help="text index every system uses: bm25 | dense")] = "bm25",
     llm_cache: Annotated[Path | None, typer.Option(help="LLM request cache file (default: the LLM layer's)")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="system option KEY=VALUE (repeatable), e.g. top_k=5")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="system option KEY=VALUE (repeatable), e.g. top_k=5")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
     """Run a memory system on the benchmark: ingest each version turn by turn, answer its

@@ -38,7 +38,9 @@ def systems_command(
             typer.echo(json.dumps(row))
         return
     table = Table(title="memory systems")
-    for column in ("name", "available", "version", "needs", "install", "description"):
+    for column in ("name", "available", "version"):
+        table.add_column(column, no_wrap=True)
+    for column in ("needs", "install", "description"):
         table.add_column(column, overflow="fold")
     for row in rows:
         table.add_row(

@@ -16,7 +16,8 @@ use the same entries as its fact plan.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass
 
 from bemula.model import Sensitivity
 
@@ -110,7 +111,7 @@ def _a(category: str, key: str, noun: str, sens: Sensitivity, values: str, quest
 ATTRIBUTES: tuple[Attribute, ...] = (
     # ------------------------------------------------------------------ health
     _a("health", "blood_type", "blood type", H,
-       "O negative|O-|O neg;A positive|A+|A pos;B negative|B-|B neg;AB positive|AB+|AB pos;A negative|A-|A neg;B positive|B+|B pos",
+       "O negative|O neg|O-negative;A positive|A pos|A-positive;B negative|B neg|B-negative;AB positive|AB pos|AB-positive;A negative|A neg|A-negative;B positive|B pos|B-positive",
        "What is my blood type?", "If I ever needed a transfusion, what would the hospital have to match for me?",
        ("my blood type is {v}, according to my donor card", "the lab confirmed my blood type as {v}")),
     _a("health", "medication_allergy", "medication allergy", H,
@@ -442,7 +443,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "When is my passport expiry?", "Until when can I travel abroad before renewing documents?",
        ("my passport expiry is {v}", "my passport runs out {v}, that's the expiry")),
     _a("travel", "airline", "preferred airline", L,
-       "Finnair;TAP Air Portugal|TAP;Icelandair;Aegean Airlines|Aegean",
+       "Finnair;TAP Air Portugal;Icelandair;Aegean Airlines|Aegean",
        "What is my preferred airline?", "Who do I fly with whenever I can choose?",
        ("my preferred airline is {v}", "I fly {v} whenever possible, my preferred airline"), changeable=True),
     # ------------------------------------------------------------------ pets
@@ -459,7 +460,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "What is my cat's name?", "Who knocks my mug off the table?",
        ("my cat's name is {v}", "my cat {v} sleeps on my keyboard")),
     _a("pets", "vet", "vet", L,
-       "Paws & Claws Clinic|Paws and Claws;Dr. Ivanova's vet practice|Dr. Ivanova;Hillside Animal Hospital|Hillside;Vetcare Oost",
+       "Paws & Claws Clinic|Paws and Claws;Dr. Ivanova's vet practice|Dr. Ivanova;Hillside Animal Hospital;Vetcare Oost",
        "Who is my vet?", "Where do I take my animals for vaccinations?",
        ("my vet is {v}", "we go to {v}, our vet")),
     _a("pets", "dogs", "number of dogs", L, "two dogs|2 dogs;one dog|1 dog;three dogs|3 dogs",
@@ -552,7 +553,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "What is my GitHub username?", "Where can people find my open-source code?",
        ("my GitHub username is {v}", "I'm {v} on GitHub, that's my username")),
     _a("tech", "laptop_os", "home computer's operating system", L,
-       "Fedora Linux|Fedora;Arch Linux|Arch;macOS Sonoma|Sonoma;Windows 11 Pro",
+       "Fedora Linux|Fedora;Arch Linux;macOS Sonoma|Sonoma;Windows 11 Pro",
        "What operating system is on my home computer?", "What should I search for when I need a driver for my home machine?",
        ("my home computer's operating system is {v}", "I run {v} as my home computer's operating system"), changeable=True),
     _a("tech", "smart_speaker", "smart speaker's name", L,
@@ -611,6 +612,11 @@ def _check_catalog() -> None:
             raise ValueError(f"attribute {a.key}: unknown category {a.category}")
         if len(a.values) < 3:
             raise ValueError(f"attribute {a.key}: needs >= 3 values")
+        for v in a.values:
+            for form in v.forms:
+                # a judge normalises case and punctuation: "A+" would become "a" and match anything
+                if len(re.sub(r"[^a-z0-9]+", "", form.lower())) < 3:
+                    raise ValueError(f"attribute {a.key}: value form {form!r} is too short to be distinctive")
 
 
 _check_catalog()

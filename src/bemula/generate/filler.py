@@ -237,6 +237,58 @@ EXCHANGES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 }
 TOPICS = tuple(sorted(EXCHANGES))
 
+#: optional second sentences, so assistant replies vary in length like real ones
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "errand": ("Shops tend to be quietest mid-morning on weekdays.", "Keeping a running list on the fridge saves a lot of trips.",
+               "If it's heavy, a small trolley bag makes it much easier.", "Some places let you order ahead and just collect."),
+    "cooking": ("Tasting as you go is the best habit in any kitchen.", "A sharp knife makes the prep much faster and safer.",
+                "Leftovers often taste better the next day once the flavours settle.", "Writing down what you changed helps next time."),
+    "chores": ("Music with a good beat genuinely makes chores go quicker.", "Doing a little every day beats one huge session.",
+               "Ticking things off a list gives a nice sense of progress.", "It's fine if it isn't perfect; done is better."),
+    "weather": ("Forecasts more than three days out are only rough guesses.", "Good socks make a bigger difference than people think.",
+                "A warm drink when you get back in is half the fun.", "Checking the hourly forecast helps you pick a dry window."),
+    "tech": ("Writing down the model number before you call support saves time.", "Most devices have a help page with the reset steps.",
+             "If it's still under warranty, a replacement may be free.", "Restarting fixes more problems than anyone likes to admit."),
+    "tv": ("Reviews from people with similar taste are usually the best guide.", "Watching with subtitles can make dialogue-heavy shows easier.",
+           "A short episode before bed is better than a late binge.", "Sometimes the second season is where a show really finds itself."),
+    "social": ("Most people remember kindness far longer than the details.", "Short and sincere almost always lands well.",
+               "It's okay to protect your energy now and then.", "A follow-up message a few days later keeps things warm."),
+    "curious": ("There's a lot more detail behind it if you ever want to dig in.", "It's one of those things that gets more interesting the closer you look.",
+                "Scientists are still studying some parts of it.", "A good documentary on it would explain it with nice visuals."),
+    "words": ("Reading more widely is the easiest way to pick up words like that.", "Context usually tells you how formal a word feels.",
+              "Etymology dictionaries online are fun to browse.", "Using a new word once or twice helps it stick."),
+    "planning": ("Sending a quick poll in the group chat makes choosing a date easier.", "A simple checklist the day before avoids last-minute stress.",
+                 "Keeping one thing flexible leaves room for surprises.", "Asking people about dietary needs early saves hassle later."),
+    "wellbeing": ("Small habits repeated daily tend to matter most.", "Be kind to yourself; some weeks are just harder.",
+                  "Daylight in the morning helps your body clock a lot.", "A regular routine makes all of this easier."),
+}
+
+#: a later exchange that picks up the previous one (same slots): "that worked, but ..."
+FOLLOWUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "errand": (("Got {item} in the end. {place} was fine, by the way.", "Great, one thing off the list then."),
+               ("Update: {place} was closed, so I still need {item}.", "Annoying! Maybe try again tomorrow, or look for {item} somewhere nearby.")),
+    "cooking": (("Made the {dish}, it turned out well! Could I make it ahead next time?", "Glad the {dish} worked! Yes, most of it can be prepped a day ahead."),
+                ("The {dish} was a bit bland. What would you add?", "A squeeze of lemon, more salt or a pinch of chilli usually wakes {dish} up.")),
+    "chores": (("Did it: managed to {task}. Took less time than I feared.", "Nicely done. Those jobs are always bigger in your head."),
+               ("Only got halfway with trying to {task}. Is that okay?", "Halfway is real progress; finish the rest in another short burst.")),
+    "weather": (("It's still {weather}. Starting to get to me.", "Understandable. Even ten minutes outside or by a bright window can help."),
+                ("Went out anyway despite it being {weather}. Worth it!", "Love that. Fresh air usually wins.")),
+    "tech": (("That didn't fix it, {gadget} still {problem}.", "Then I'd check for a firmware update or contact the manufacturer's support."),
+             ("The reset worked for {gadget}, thanks!", "Great! Note what you did in case it happens again.")),
+    "tv": (("Finished {show}. Loved the ending.", "Nice! Endings like that are rare; enjoy the afterglow."),
+           ("Gave up on {show}, it lost me.", "Fair enough; life's too short for shows that don't grab you.")),
+    "social": (("I talked to {person} in the end and it was fine.", "Good to hear. Those things usually go better than we expect."),
+               ("Still haven't replied to {person}. Am I overthinking it?", "Probably a little. A short, friendly reply is all it needs.")),
+    "curious": (("Follow-up on {topic}: is that true everywhere?", "Mostly, yes; local conditions can change the details, but the basic idea holds."),
+                ("I told someone about {topic} and they were impressed.", "Ha, nice. It's a good one to have up your sleeve.")),
+    "words": (("I used '{word}' in an email today.", "Bold move! It probably made the email more memorable."),
+              ("Is there a simpler word than '{word}'?", "Often, yes; a plainer synonym works better in everyday writing.")),
+    "planning": (("{plan} went well in the end!", "Great to hear! Sounds like the planning paid off."),
+                 ("We had to cancel {plan}. Any quick alternative?", "A short walk and a coffee together is an easy stand-in.")),
+    "wellbeing": (("Tried your suggestion and it helped a bit.", "That's good progress. Keep it up for a week and see how it goes."),
+                  ("Still feeling a bit meh about it, honestly.", "Sorry to hear that. If it lasts, it's worth talking to someone you trust.")),
+}
+
 USER_FOLLOWUPS = ("", "", "", " Thanks!", " No rush.", " Just curious.", " Be honest.", " Short answer is fine.",
                   " I'm open to ideas.", " What do you think?")
 ASSISTANT_OPENERS = ("", "", "", "Good question. ", "Sure. ", "Of course. ", "Happy to help. ", "Hmm, ",
@@ -246,7 +298,7 @@ ASSISTANT_CLOSERS = ("", "", "", " Want more ideas?", " Let me know how it goes.
 
 # replies that use an earlier fact (only ever an untargeted fact, see plan.py)
 ECHO_USER = (
-    "Any suggestions for what I could do this {part}?",
+    "Any suggestions for what I could do {time}?",
     "What should I prioritise {time}?",
     "I have a free hour {time}. Ideas?",
     "Can you help me think through my plans for {time}?",
@@ -260,7 +312,6 @@ ECHO_ASSISTANT = (
     "Given that your {noun} is {v}, something related could be fun {time}.",
     "With your {noun} being {v}, I'd factor that in {time}.",
 )
-DAY_PARTS = ("day", "week", "morning", "evening", "afternoon", "weekend")
 
 
 def _fill(template: str, rng: random.Random, chosen: dict[str, str]) -> str:
@@ -280,9 +331,13 @@ def _join(opener: str, text: str) -> str:
     """Opener + sentence with sensible capitalisation ("Hmm, it turned..." / "Quick one: It...")."""
     if not opener:
         return upper_first(text)
-    if opener.endswith(", ") and not re.match(r"I\b|I'", text):
-        return opener + lower_first(text)
-    return opener + upper_first(text)
+    if opener.rstrip()[-1:] in (".", "!", "?", ":") or re.match(r"I\b|I'", text):
+        return opener + upper_first(text)
+    return opener + lower_first(text)
+
+
+def pick_pair(rng: random.Random, options: tuple[tuple[str, str], ...]) -> tuple[str, str]:
+    return options[rng.randrange(len(options))]
 
 
 @dataclass
@@ -298,6 +353,9 @@ class FillerMaker:
     used: set[str]
     blocked: ValueBlocklist | None
     user_name: str
+    #: the previous small-talk exchange's topic and slots, for an occasional follow-up
+    last: tuple[str, dict[str, str]] | None = None
+    followup_share: float = 0.15
 
     def _ok(self, text: str) -> bool:
         if text in self.used:
@@ -305,7 +363,19 @@ class FillerMaker:
         return not (self.blocked is not None and self.blocked.search(text))
 
     def exchange(self, day_part: str | None = None) -> tuple[str, str]:
-        """A fresh small-talk exchange; ``day_part`` (morning...night) allows a greeting."""
+        """A small-talk exchange; ``day_part`` (morning...night) allows a greeting. Some
+        exchanges follow up the previous one with the same details."""
+        if self.last is not None and day_part is None and self.rng.random() < self.followup_share:
+            topic, chosen = self.last
+            self.last = None
+            user_t, reply_t = pick_pair(self.rng, FOLLOWUPS[topic])
+            user = _fill(user_t, self.rng, dict(chosen))
+            user = upper_first(user) + pick(self.rng, USER_FOLLOWUPS)
+            assistant = upper_first(_fill(reply_t, self.rng, dict(chosen))) + pick(self.rng, ASSISTANT_CLOSERS)
+            if self._ok(user) and self._ok(assistant):
+                self.used.add(user)
+                self.used.add(assistant)
+                return user, assistant
         for _attempt in range(200):
             topic = pick(self.rng, TOPICS)
             chosen: dict[str, str] = {}
@@ -316,6 +386,8 @@ class FillerMaker:
             user_t, replies = options[self.rng.randrange(len(options))]
             user = _join(opener, _fill(user_t, self.rng, chosen)) + pick(self.rng, USER_FOLLOWUPS)
             body = _fill(pick(self.rng, replies), self.rng, chosen)
+            if self.rng.random() < 0.5:
+                body += " " + pick(self.rng, EXTRAS[topic])
             a_opener = pick(self.rng, ASSISTANT_OPENERS)
             if a_opener.endswith(". ") and self.rng.random() < 0.25:
                 a_opener = a_opener[:-2] + f", {self.user_name}. "
@@ -323,13 +395,14 @@ class FillerMaker:
             if self._ok(user) and self._ok(assistant):
                 self.used.add(user)
                 self.used.add(assistant)
+                self.last = (topic, chosen)
                 return user, assistant
         raise RuntimeError("filler space exhausted; add templates or slots")
 
     def echo(self, noun: str, value: str) -> tuple[str, str]:
         """A follow-up where the assistant uses an earlier (untargeted) fact."""
         for _attempt in range(200):
-            chosen = {"part": pick(self.rng, DAY_PARTS), "noun": noun, "v": value}
+            chosen = {"noun": noun, "v": value}
             user = _join(pick(self.rng, OPENERS), _fill(pick(self.rng, ECHO_USER), self.rng, chosen))
             assistant = _join(pick(self.rng, ASSISTANT_OPENERS), _fill(pick(self.rng, ECHO_ASSISTANT), self.rng, chosen))
             assistant += pick(self.rng, ASSISTANT_CLOSERS)

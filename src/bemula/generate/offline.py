@@ -200,7 +200,10 @@ def _build(rng: random.Random, shape: InstanceShape) -> Instance:
     profile = builder.profile(user)
     rendered = render(rng, profile, plans, sessions, shape.start, shape.span_days)
     budget = _budget(shape, plans)
-    questions = QuestionWriter(rng, profile, plans).write(budget)
+    covered = {f for p in plans for f in p.stated_before}
+    shares_turn = {fid for sp in sessions for e in sp.exchanges if e.kind == "fact" and covered & set(e.fact_ids)
+                   for fid in e.fact_ids if fid not in covered}
+    questions = QuestionWriter(rng, profile, plans, shares_turn).write(budget)
     return Instance(id=shape.id, tier=shape.tier, profile=profile, forget=rendered.forget,
                     control=rendered.control, requests=rendered.requests, questions=questions)
 

@@ -21,6 +21,9 @@ GENERIC_CORES: tuple[str, ...] = (
     "for the record, my {noun} is {v}",
     "you should know my {noun} is {v}",
     "if it ever comes up, my {noun} is {v}",
+    "I should mention that my {noun} is {v}",
+    "my {noun}, if you need it, is {v}",
+    "in case it's useful: my {noun} is {v}",
 )
 
 STATEMENT_LEADS: tuple[str, ...] = (
@@ -146,26 +149,39 @@ F6_CONFIRMATIONS: tuple[str, ...] = (
 
 # --------------------------------------------------------------------------- neutral exchanges
 
-NEUTRAL_USER: tuple[str, ...] = (
-    "Can you remind me to drink some water in a bit? I keep forgetting {when}.",
-    "What's a good way to take a short break from the screen? My eyes are tired {when}.",
-    "Could you suggest a quick stretch I can do at my desk? I've been sitting since {when}.",
-    "Give me one tip to stay focused for the next hour, please.",
-    "I need a two-minute breather. Any idea how to reset my head quickly?",
-    "Tell me something calming, it's been a hectic {part}.",
-    "What's a quick way to tidy my desk before I get back to it?",
-    "Any suggestion for a short walk route idea? I need to clear my head.",
+#: content-free exchanges that stand in for a request in the control version: (user, replies)
+NEUTRAL_EXCHANGES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Can you remind me to drink some water in a bit? I keep forgetting.",
+     ("Sure, consider this your nudge: grab a glass of water now and another in an hour.",
+      "Of course. A glass now, and maybe keep a bottle on your desk so it's in sight.")),
+    ("What's a good way to take a short break from the screen? My eyes are tired.",
+     ("Try the 20-20-20 rule: every 20 minutes, look at something 20 feet away for 20 seconds.",
+      "Step away for two minutes, look at something far away, and blink a few times slowly.")),
+    ("Could you suggest a quick stretch I can do at my desk? I've been sitting for ages.",
+     ("Stand up, roll your shoulders back a few times, then reach your arms overhead and hold for ten seconds.",
+      "Try a seated twist: turn gently to each side and hold for a few breaths.")),
+    ("Give me one tip to stay focused for the next hour, please.",
+     ("Set a timer for 25 minutes, work on one thing only, then take a five-minute break.",
+      "Close every tab you don't need and put your phone in another room.")),
+    ("I need a two-minute breather. Any idea how to reset my head quickly?",
+     ("Try the 4-7-8 breathing pattern once or twice; it tends to settle things down.",
+      "Close your eyes, take five slow breaths, and notice three sounds around you.")),
+    ("Tell me something calming, it's been a hectic {part}.",
+     ("Here's one: whatever didn't get done today will still be there tomorrow, and that's fine.",
+      "Picture a quiet lake at dawn, completely still. Take a slow breath with that picture in mind.")),
+    ("What's a quick way to tidy my desk before I get back to it?",
+     ("Clear everything into one pile, put back only what you need today, and bin the rest.",
+      "Two minutes: rubbish out, cups to the kitchen, papers in one stack. Done.")),
+    ("Any idea for a short walk? I need to clear my head.",
+     ("Walk around the block once without your phone; ten minutes is plenty.",
+      "Pick a direction you don't usually take and just go for fifteen minutes.")),
 )
+#: flat views of NEUTRAL_EXCHANGES (kept for callers that pick user and reply separately;
+#: prefer the pairs, whose replies answer their question)
+NEUTRAL_USER: tuple[str, ...] = tuple(u for u, _ in NEUTRAL_EXCHANGES)
+NEUTRAL_ASSISTANT: tuple[str, ...] = tuple(r for _, rs in NEUTRAL_EXCHANGES for r in rs)
 NEUTRAL_USER_PADS: tuple[str, ...] = ("", " Nothing fancy.", " Keep it short.", " Thanks in advance.",
                                       " Just something simple.", " I'll try it right away.")
-NEUTRAL_ASSISTANT: tuple[str, ...] = (
-    "Sure. Try standing up, rolling your shoulders a few times and taking five slow breaths.",
-    "Of course. Step away for two minutes, look at something far away, and have a glass of water.",
-    "Happy to help: set a timer for 25 minutes, work on one thing, then take a five-minute break.",
-    "A quick one: stretch your arms overhead, then gently turn your head side to side.",
-    "How about clearing one small thing off your list first? It makes the rest feel lighter.",
-    "Try the 4-7-8 breathing pattern once or twice; it tends to settle things down.",
-)
 NEUTRAL_ASSISTANT_TAILS: tuple[str, ...] = ("", " Hope that helps.", " Let me know how it goes.",
                                             " You've got this.", " Back to it whenever you're ready.")
 

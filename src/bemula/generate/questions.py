@@ -59,8 +59,12 @@ def _related_text(fact: Fact) -> str:
 
 
 class QuestionWriter:
-    def __init__(self, rng: random.Random, profile: Profile, plans: list[RequestPlan]) -> None:
+    def __init__(self, rng: random.Random, profile: Profile, plans: list[RequestPlan],
+                 shares_turn_with_target: set[str] | None = None) -> None:
         self.rng = rng
+        #: untargeted facts stated in the same user turn as a target: not used for
+        #: preservation, so a system that drops a whole turn is not charged twice
+        self.shares_turn = shares_turn_with_target or set()
         self.profile = profile
         self.plans = plans
         self.facts = {f.id: f for f in profile.facts}
@@ -110,7 +114,8 @@ class QuestionWriter:
                           Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=fid, request_id=plan.id)
 
         eligible = [f for f in self.profile.facts
-                    if f.id not in covered and f.id not in relearning and f.category not in f3_categories]
+                    if f.id not in covered and f.id not in relearning and f.category not in f3_categories
+                    and f.id not in self.shares_turn]
         target_cats = {self._category(t) for t in targeted}
         hard = [f for f in eligible if f.category in target_cats]
         easy = [f for f in eligible if f.category not in target_cats]

@@ -18,13 +18,11 @@ from bemula.generate.phrasing import (
     CONFIRMATION_TAILS,
     CONFIRMATIONS,
     F6_CONFIRMATIONS,
-    NEUTRAL_ASSISTANT,
     NEUTRAL_ASSISTANT_TAILS,
-    NEUTRAL_USER,
+    NEUTRAL_EXCHANGES,
     NEUTRAL_USER_PADS,
     REQUEST_LEADS,
     REQUEST_STYLES,
-    WHEN,
     join_nouns,
     pick,
     upper_first,
@@ -50,13 +48,14 @@ def window_phrase(window_start: datetime, request_time: datetime) -> str:
     days = (request_time.date() - window_start.date()).days
     part = day_part(window_start)
     weekday = window_start.strftime("%A")
+    date = f"{window_start.strftime('%B')} {window_start.day}"
+    if days == 0:
+        return f"earlier today, in our {part} chat" if part != "night" else "earlier tonight"
     if days == 1:
         return f"yesterday {part}" if part != "night" else "last night"
     if 2 <= days <= 6:
-        return f"on {weekday} {part}"
-    if 7 <= days <= 13:
-        return f"last {weekday}, {window_start.strftime('%B')} {window_start.day}, in the {part}"
-    return f"on {window_start.strftime('%B')} {window_start.day} in the {part}"
+        return f"on {weekday} {part}" if part != "night" else f"on {weekday} night"
+    return f"on the {part} of {weekday}, {date}"
 
 
 def noun_of(profile_fact: Fact) -> str:
@@ -97,9 +96,9 @@ def neutral_exchange(rng: random.Random, request: str, confirmation: str, used: 
     """The control version's stand-in: a content-free exchange close in length."""
     best: tuple[int, str, str] | None = None
     for _ in range(24):
-        user = pick(rng, NEUTRAL_USER).format(when=pick(rng, WHEN), part=pick(rng, ("day", "week", "morning")))
-        user += pick(rng, NEUTRAL_USER_PADS)
-        assistant = pick(rng, NEUTRAL_ASSISTANT) + pick(rng, NEUTRAL_ASSISTANT_TAILS)
+        user_t, replies = NEUTRAL_EXCHANGES[rng.randrange(len(NEUTRAL_EXCHANGES))]
+        user = user_t.format(part=pick(rng, ("day", "week", "morning"))) + pick(rng, NEUTRAL_USER_PADS)
+        assistant = pick(rng, replies) + pick(rng, NEUTRAL_ASSISTANT_TAILS)
         if user in used or assistant in used:
             continue
         score = abs(len(user) - len(request)) + abs(len(assistant) - len(confirmation))

@@ -19,6 +19,7 @@ from bemula.run.records import VerdictRecord
 
 class CascadeJudge:
     name = "cascade"
+    batch_size = 32
 
     def __init__(self, llm: LLMJudge) -> None:
         self.llm = llm

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -161,6 +162,8 @@ class LLMJudge:
     """Grades answers with an LLM; needs a ``bemula.llm.client.LLMClient``."""
 
     name = "llm"
+    #: verdicts are written after every this many (a slow local model should lose little to a kill)
+    batch_size = 8
 
     def __init__(self, client: LLMClient, *, concurrency: int | None = None, name: str = "llm") -> None:
         self.client = client
@@ -168,6 +171,7 @@ class LLMJudge:
         self.concurrency = concurrency or getattr(getattr(client, "config", None), "concurrency", 4)
         self.unparseable = 0
         self.errors = 0
+        self._count_lock = threading.Lock()
 
     @property
     def model(self) -> str:
@@ -191,7 +195,8 @@ class LLMJudge:
         try:
             result = self.client.chat(messages, max_tokens=JUDGE_MAX_TOKENS, temperature=0.0, json_mode=True)
         except LLMError as exc:
-            self.errors += 1
+            with self._count_lock:
+                self.errors += 1
             return VerdictRecord(
                 **base, correct=None, judge_model=self.model, reason=f"unscored: judge call failed: {str(exc)[:160]}"
             )
@@ -199,7 +204,8 @@ class LLMJudge:
         try:
             parsed = parse_verdict(result.text)
         except VerdictParseError as exc:
-            self.unparseable += 1
+            with self._count_lock:
+                self.unparseable += 1
             snippet = " ".join(result.text.split())[:80]
             return VerdictRecord(
                 **base, correct=None, judge_model=model, reason=f"unscored: unparseable verdict: {exc}: {snippet!r}"

@@ -54,6 +54,7 @@ ARTICLES = frozenset({"a", "an", "the"})
 _NUMBER_WORDS = set(UNITS) | set(TENS) | set(SCALES)
 _TOKEN_RE = re.compile(r"\b[md]\d{2}\b|\d+(?:\.\d+)?|%|[a-z]+(?:'[a-z]+)?")
 _DIGIT_GROUPS_RE = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_DATE_TOKEN_RE = re.compile(r"[md]\d\d")
 _ORDINAL_SUFFIX_RE = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _ISO_DATE_RE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
 _NUMERIC_DATE_RE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
@@ -61,8 +62,9 @@ _NUMERIC_DATE_RE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
 
 def fold(text: str) -> str:
     """Lowercase, strip accents, unify quotes and dashes."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     return text.lower()
 
@@ -213,7 +215,7 @@ def normalize_tokens(text: str) -> tuple[str, ...]:
         if tok in ARTICLES:
             continue
         # pre-normalised date tokens from _numeric_dates stay as they are
-        out.append(tok if re.fullmatch(r"[md]\d\d", tok) else stem(tok))
+        out.append(tok if _DATE_TOKEN_RE.fullmatch(tok) else stem(tok))
     return tuple(out)
 
 
@@ -228,5 +230,9 @@ def contains_sequence(haystack: tuple[str, ...], needle: tuple[str, ...]) -> boo
         return False
     if len(needle) == 1:
         return needle[0] in haystack
-    padded_h = " " + " ".join(haystack) + " "
-    return (" " + " ".join(needle) + " ") in padded_h
+    return _padded(needle) in _padded(haystack)
+
+
+@lru_cache(maxsize=4096)
+def _padded(tokens: tuple[str, ...]) -> str:
+    return " " + " ".join(tokens) + " "

@@ -1,6 +1,7 @@
 """Judge a run folder: pair answers with their questions, judge what is not judged yet,
 append the verdicts. Resumable: a verdict already on file for the same answer text is kept;
-a question answered again (new answer text) is judged again."""
+a question answered again (new answer text) is judged again, and so is one whose LLM judge
+call failed (an unparseable reply is kept: the request cache would give the same reply)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from pathlib import Path
 
 from bemula.judge.base import Judge, JudgeItem, answer_hash, unscored_kind
 from bemula.judge.runfolder import RunFolder, RunFolderError
-from bemula.model import Instance, Question
+from bemula.dataset import DatasetError
+from bemula.judge.questions import InstanceQuestions, load_questions
+from bemula.model import Question
 from bemula.run.records import VerdictRecord
 
-#: verdicts are appended (and fsynced) in batches of this many
-BATCH = 64
+#: verdicts are appended (and fsynced) in batches of this many (a judge may set its own
+#: ``batch_size``: small for slow LLM judges, so a kill loses little)
+BATCH = 256
 
 
 @dataclass
@@ -31,8 +35,9 @@ class JudgeSummary:
     unscored_reasons: dict[str, int] = field(default_factory=dict)
 
 
-def load_instances(folder: RunFolder, ids: set[str] | None = None) -> dict[str, Instance]:
-    """The dataset instances a run folder's answers refer to (each file read once)."""
+def load_instances(folder: RunFolder, ids: set[str] | None = None) -> dict[str, InstanceQuestions]:
+    """The dataset instances (questions and requests) a run folder's answers refer to, in
+    dataset order."""
     dataset = folder.dataset
     wanted = ids if ids is not None else {iid for iid, _ in folder.answers}
     known = set(dataset.ids())
@@ -41,10 +46,13 @@ def load_instances(folder: RunFolder, ids: set[str] | None = None) -> dict[str, 
         raise RunFolderError(
             f"{folder.path / 'answers.jsonl'}: instance {unknown[0]!r} is not in dataset {dataset.root}"
         )
-    return {iid: dataset.load(iid) for iid in dataset.ids() if iid in wanted}
+    try:
+        return load_questions(dataset, [iid for iid in dataset.ids() if iid in wanted])
+    except DatasetError as exc:
+        raise RunFolderError(str(exc)) from None
 
 
-def build_items(folder: RunFolder, instances: dict[str, Instance] | None = None) -> list[JudgeItem]:
+def build_items(folder: RunFolder, instances: dict[str, InstanceQuestions] | None = None) -> list[JudgeItem]:
     """Every answer of the run paired with its question, in dataset order."""
     instances = instances if instances is not None else load_instances(folder)
     items: list[JudgeItem] = []
@@ -81,14 +89,17 @@ def judge_run(
     existing = {} if redo else folder.verdicts(judge.name, required=False)
     pending = [
         it for it in items
-        if (v := existing.get(it.key)) is None or v.answer_hash != answer_hash(it.answer)
+        if (v := existing.get(it.key)) is None
+        or v.answer_hash != answer_hash(it.answer)
+        or "judge call failed" in v.reason  # a failed LLM call is retried on resume
     ]
     tick = progress(len(pending), len(items) - len(pending)) if progress else None
     mode = "wb" if redo else "ab"
     _cut_partial_tail(path)
     with open(path, mode) as out:
-        for start in range(0, len(pending), BATCH):
-            batch = pending[start : start + BATCH]
+        size = int(getattr(judge, "batch_size", BATCH))
+        for start in range(0, len(pending), size):
+            batch = pending[start : start + size]
             verdicts = judge.judge_many(batch, tick)
             out.write(b"".join((v.model_dump_json() + "\n").encode("utf-8") for v in verdicts))
             out.flush()

@@ -22,6 +22,7 @@ from bemula.llm.client import LLMClient, LLMConfig, LLMError, LLMUnavailable
 
 BACKBONES = ("local", "openai", "endpoint")
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+LOCAL_TIMEOUT_S = 600.0
 
 
 def _env(*names: str) -> str | None:
@@ -99,6 +100,9 @@ def _open_local(
     from bemula.llm.weights import resolve_weights
 
     weights = resolve_weights(model, gguf)
+    # a CPU model on a busy machine can take minutes on a long prompt; a timeout would only
+    # resubmit the same work to the same server, so wait longer than for a remote endpoint
+    kw.setdefault("timeout_s", LOCAL_TIMEOUT_S)
     context = kw.pop("context_window", None) or DEFAULT_CONTEXT_PER_SLOT
     concurrency = int(kw.get("concurrency", LLMConfig.__dataclass_fields__["concurrency"].default))
     settings = ServerSettings(context_per_slot=context, parallel=concurrency)

@@ -359,7 +359,11 @@ class LLMClient:
         if json_schema is not None:
             request["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "response", "schema": json_schema, "strict": True},
+                "json_schema": {
+                    "name": "response",
+                    "schema": json_schema,
+                    "strict": strict_schema_ok(json_schema),
+                },
             }
         elif json_mode:
             request["response_format"] = {"type": "json_object"}
@@ -506,6 +510,32 @@ def _stored_from_completion(completion: Any) -> dict[str, Any] | None:
         "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
         "model": getattr(completion, "model", None),
     }
+
+
+def strict_schema_ok(schema: Any) -> bool:
+    """Whether OpenAI's strict structured-output mode accepts ``schema``.
+
+    Strict mode rejects (HTTP 400) any object schema that allows extra properties or leaves a
+    property optional; llama.cpp and vLLM constrain decoding either way. So ask for strict only
+    when the schema already meets those rules.
+    """
+    if isinstance(schema, list):
+        return all(strict_schema_ok(item) for item in schema)
+    if not isinstance(schema, dict):
+        return True
+    properties = schema.get("properties")
+    if schema.get("type") == "object" or properties is not None:
+        if schema.get("additionalProperties", True) is not False:
+            return False
+        if set(schema.get("required") or []) != set(properties or {}):
+            return False
+    children: list[Any] = list((properties or {}).values())
+    for key in ("items", "anyOf", "allOf", "oneOf", "prefixItems"):
+        if key in schema:
+            children.append(schema[key])
+    for key in ("$defs", "definitions"):
+        children.extend((schema.get(key) or {}).values())
+    return all(strict_schema_ok(child) for child in children)
 
 
 _NOT_JSON = object()

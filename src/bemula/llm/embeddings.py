@@ -273,6 +273,8 @@ def _offline_hub() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 
 class SentenceTransformerEmbedder(_CachedEmbedder):
@@ -291,7 +293,10 @@ class SentenceTransformerEmbedder(_CachedEmbedder):
             ) from None
         folder = model_dir or minilm_model_dir()
         self.model = SentenceTransformer(str(folder), device=device, local_files_only=True)
-        self.dim = int(self.model.get_sentence_embedding_dimension())
+        dimension = getattr(self.model, "get_embedding_dimension", None) or getattr(
+            self.model, "get_sentence_embedding_dimension"
+        )
+        self.dim = int(dimension())
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         vectors = self.model.encode(

@@ -45,11 +45,24 @@ def free_loopback_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def default_threads() -> int:
+    """``$BEMULA_LLAMA_THREADS``, else one core less than usable (at least 1).
+
+    Why leave a core: llama.cpp's worker threads meet at a barrier after every op; when one of
+    them is descheduled the others wait. On a 2-core machine that also runs the bemula runner
+    (or anything else), 2 threads measured ~10x slower than 1 (docs/llm.md).
+    """
+    explicit = os.environ.get("BEMULA_LLAMA_THREADS")
+    if explicit:
+        return max(1, int(explicit))
+    return max(1, cpu_threads() - 1)
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     context_per_slot: int = DEFAULT_CONTEXT_PER_SLOT
     parallel: int = 4
-    threads: int = field(default_factory=cpu_threads)
+    threads: int = field(default_factory=default_threads)
 
 
 class LocalLlamaServer:

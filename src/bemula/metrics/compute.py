@@ -30,9 +30,9 @@ from bemula.metrics.bootstrap import (
     resampled_ratios,
 )
 from bemula.metrics.definitions import HEADLINE, PASS, SCORE, RequestOutcome, headline_metric, request_outcomes
-from bemula.metrics.items import COUNTED, ItemRow, item_rows
+from bemula.metrics.items import COUNTED, ItemRow, ScoredInstance, item_rows, turns_of
 from bemula.metrics.score import bemula_score
-from bemula.model import AttackFrame, Instance, RequestType, Tier
+from bemula.model import AttackFrame, RequestType, Tier
 from bemula.run.records import VerdictRecord
 
 ColumnKey = tuple[str, str, str]  # (dimension, group, metric)
@@ -232,7 +232,7 @@ def _memberships(row_type: RequestType | None, tier: Tier, length_group: str) ->
 
 
 def compute_scores(
-    instances: Sequence[Instance],
+    instances: Sequence[ScoredInstance],
     verdicts: dict[tuple[str, str], VerdictRecord],
     *,
     label: str = "",
@@ -244,7 +244,7 @@ def compute_scores(
     meta: dict[str, Any] | None = None,
 ) -> RunScores:
     """All metrics of a run over ``instances`` (the run's instances, in a fixed order)."""
-    turns = turns or {inst.id: inst.forget.n_turns for inst in instances}
+    turns = turns or {inst.id: turns_of(inst) for inst in instances}
     rows = item_rows(instances, verdicts, turns)
     requests = request_outcomes(instances, rows)
     bins = length_bins({inst.id: turns[inst.id] for inst in instances})
@@ -427,8 +427,3 @@ def paired_difference(
         None if np.isnan(hi[0]) else 100.0 * hi[0],
         len(ids),
     )
-
-
-def instances_in_order(instances: Iterable[Instance], ids: Iterable[str]) -> list[Instance]:
-    by_id = {inst.id: inst for inst in instances}
-    return [by_id[i] for i in ids]

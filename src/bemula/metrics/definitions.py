@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from bemula.metrics.items import COUNTED, MISSING, UNSCORED, ItemRow
-from bemula.model import Instance, RequestType, Suite, Tier, Version
+from bemula.metrics.items import COUNTED, MISSING, UNSCORED, ItemRow, ScoredInstance, turns_of
+from bemula.model import RequestType, Suite, Tier, Version
 
 HEADLINE = ("RA", "FE", "PR", "RL", "AR")
 PASS = "pass"
@@ -63,7 +63,7 @@ class RequestOutcome:
     failed: list[str] = field(default_factory=list)  # question ids that failed
 
 
-def request_outcomes(instances: Iterable[Instance], rows: list[ItemRow]) -> list[RequestOutcome]:
+def request_outcomes(instances: Iterable[ScoredInstance], rows: list[ItemRow]) -> list[RequestOutcome]:
     by_instance: dict[str, list[ItemRow]] = {}
     for row in rows:
         by_instance.setdefault(row.instance_id, []).append(row)
@@ -71,7 +71,7 @@ def request_outcomes(instances: Iterable[Instance], rows: list[ItemRow]) -> list
     for inst in instances:
         inst_rows = [r for r in by_instance.get(inst.id, []) if headline_metric(r) is not None]
         preservation = [r for r in inst_rows if r.suite == Suite.PRESERVATION]
-        turns = inst_rows[0].turns if inst_rows else inst.forget.n_turns
+        turns = inst_rows[0].turns if inst_rows else turns_of(inst)
         for request in inst.requests:
             tied = [r for r in inst_rows if r.request_id == request.id and r.version == Version.FORGET]
             involved = {id(r): r for r in [*tied, *preservation]}.values()

@@ -18,8 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
 
 from bemula.model import AttackFrame, Instance, Question, RequestType, Suite, Tier, Version
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bemula.judge.questions import InstanceQuestions
+
+#: what scoring reads of an instance: id, tier, requests, questions (a full ``Instance`` or
+#: the dialogue-free ``InstanceQuestions`` view)
+ScoredInstance = Union[Instance, "InstanceQuestions"]
 from bemula.run.records import VerdictRecord
 
 COUNTED = "counted"
@@ -80,7 +88,7 @@ class ItemRow:
 
 
 def item_rows(
-    instances: Iterable[Instance],
+    instances: Iterable[ScoredInstance],
     verdicts: dict[tuple[str, str], VerdictRecord],
     turns: dict[str, int] | None = None,
 ) -> list[ItemRow]:
@@ -88,14 +96,20 @@ def item_rows(
     rows: list[ItemRow] = []
     for inst in instances:
         request_types = {r.id: r.type for r in inst.requests}
-        n_turns = (turns or {}).get(inst.id, inst.forget.n_turns)
+        n_turns = (turns or {}).get(inst.id) or turns_of(inst)
         for q in inst.questions:
             rows.append(_row(inst, q, verdicts, request_types, n_turns))
     return rows
 
 
+def turns_of(inst: ScoredInstance) -> int:
+    """Turns per version of an instance."""
+    n = getattr(inst, "n_turns", None)
+    return int(n) if n is not None else inst.forget.n_turns  # type: ignore[union-attr]
+
+
 def _row(
-    inst: Instance,
+    inst: ScoredInstance,
     q: Question,
     verdicts: dict[tuple[str, str], VerdictRecord],
     request_types: dict[str, RequestType],

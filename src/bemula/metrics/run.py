@@ -18,7 +18,6 @@ def score_run(
     """All metrics of ``folder`` judged by ``judge``, over the instances the run answered."""
     verdicts = folder.verdicts(judge)
     instances = load_instances(folder)
-    turns = {e.id: e.turns_per_version for e in folder.dataset.manifest.instances}
     meta = {
         "system": folder.system,
         "backbone": folder.backbone,
@@ -31,7 +30,6 @@ def score_run(
         verdicts,
         label=folder.label,
         judge=judge,
-        turns={iid: turns.get(iid, inst.forget.n_turns) for iid, inst in instances.items()},
         n_resamples=n_resamples,
         seed=seed,
         meta=meta,

@@ -24,9 +24,10 @@ from typing import Any
 from bemula.judge.pipeline import load_instances
 from bemula.judge.runfolder import RunFolder
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
-from bemula.metrics.compute import Difference, RunScores, compute_scores, paired_difference
+from bemula.metrics.compute import Difference, RunScores, paired_difference
 from bemula.metrics.definitions import SCORE, headline_metric
-from bemula.model import Instance
+from bemula.judge.questions import InstanceQuestions
+from bemula.metrics.run import score_run
 from bemula.report import html as html_page
 from bemula.report.plots import all_plots
 from bemula.report.tables import Table, all_tables, to_csv, to_latex, to_markdown
@@ -36,7 +37,7 @@ from bemula.report.tables import Table, all_tables, to_csv, to_latex, to_markdow
 class ScoredRun:
     folder: RunFolder
     scores: RunScores
-    instances: dict[str, Instance]
+    instances: dict[str, InstanceQuestions]
 
 
 @dataclass
@@ -48,26 +49,8 @@ class ReportResult:
 
 
 def score_folder(folder: RunFolder, judge: str, *, n_resamples: int = N_RESAMPLES, seed: int = DEFAULT_SEED) -> ScoredRun:
-    verdicts = folder.verdicts(judge)
-    instances = load_instances(folder)
-    turns = {e.id: e.turns_per_version for e in folder.dataset.manifest.instances}
-    scores = compute_scores(
-        list(instances.values()),
-        verdicts,
-        label=folder.label,
-        judge=judge,
-        turns={iid: turns.get(iid, inst.forget.n_turns) for iid, inst in instances.items()},
-        n_resamples=n_resamples,
-        seed=seed,
-        meta={
-            "system": folder.system,
-            "backbone": folder.backbone,
-            "model": folder.model,
-            "run": str(folder.path),
-            "dataset_checksum": folder.dataset.checksum,
-        },
-    )
-    return ScoredRun(folder, scores, instances)
+    scores = score_run(folder, judge, n_resamples=n_resamples, seed=seed)
+    return ScoredRun(folder, scores, load_instances(folder))
 
 
 def _unique_labels(runs: Sequence[ScoredRun]) -> None:
@@ -82,9 +65,10 @@ def _unique_labels(runs: Sequence[ScoredRun]) -> None:
 def run_items(run: ScoredRun) -> list[dict[str, Any]]:
     """The drill-down records of one run (one per question, probes included)."""
     answers = run.folder.answers
+    questions = {(iid, q.id): q for iid, inst in run.instances.items() for q in inst.questions}
     out = []
     for row in run.scores.rows:
-        q = next(x for x in run.instances[row.instance_id].questions if x.id == row.question_id)
+        q = questions[(row.instance_id, row.question_id)]
         answer = answers.get((row.instance_id, row.question_id))
         retrieved = answer.retrieved if answer else []
         out.append(

@@ -17,6 +17,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bemula.metrics.compute import MetricValue
 from bemula.report.tables import Table, cell_text
 
 #: retrieved memory shown per question (each item cut to this many characters)
@@ -25,7 +26,7 @@ MAX_RETRIEVED_CHARS = 600
 MAX_ANSWER_CHARS = 4000
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1200px;color:#1d2228;padding:0 16px}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1400px;color:#1d2228;padding:0 16px}
 h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid #dde;padding-bottom:4px}
 .meta{color:#667;font-size:.9em}
 table.metrics{border-collapse:collapse;margin:8px 0 4px;font-size:.9em}
@@ -34,6 +35,9 @@ table.metrics th:first-child,table.metrics td:first-child{text-align:left}
 table.metrics thead th{background:#f2f4f8}
 .note{color:#667;font-size:.85em}
 img.plot{max-width:100%;border:1px solid #eee;margin:6px 0}
+figure{display:inline-block;vertical-align:top;margin:0 12px 12px 0;max-width:100%}
+.tablewrap{overflow-x:auto;max-width:100%}
+table.metrics .ci{color:#667;font-size:.85em}
 .controls{display:flex;gap:12px;flex-wrap:wrap;align-items:center;margin:8px 0}
 .controls select,.controls input{padding:3px}
 #items{border-collapse:collapse;font-size:.85em;width:100%}
@@ -133,13 +137,23 @@ def table_html(table: Table) -> str:
     head = "".join(f"<th>{_esc(c)}</th>" for c in table.columns)
     body = []
     for label, cells in table.rows:
-        tds = "".join(f"<td>{_esc(cell_text(c))}</td>" for c in cells)
+        tds = "".join(f"<td>{_cell_html(c)}</td>" for c in cells)
         body.append(f"<tr><td>{_esc(label)}</td>{tds}</tr>")
     note = f'<p class="note">{_esc(table.note)}</p>' if table.note else ""
     return (
-        f'<h3>{_esc(table.title)}</h3><table class="metrics" id="table-{_esc(table.name)}">'
-        f"<thead><tr><th>System</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{note}"
+        f'<h3>{_esc(table.title)}</h3><div class="tablewrap"><table class="metrics" id="table-{_esc(table.name)}">'
+        f"<thead><tr><th>System</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>{note}"
     )
+
+
+def _cell_html(mv: MetricValue | None) -> str:
+    """The value, then its interval in small grey type; the title attribute gives n."""
+    text = cell_text(mv)
+    if mv is None or mv.value is None or " [" not in text:
+        return _esc(text)
+    value, interval = text.split(" [", 1)
+    return f'<span title="n = {mv.n}">{_esc(value)}</span> <span class="ci">[{_esc(interval)}</span>'
+
 
 
 def receipts_html(label: str, receipts: list[dict[str, Any]]) -> str:

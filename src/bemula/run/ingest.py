@@ -44,7 +44,7 @@ def version_steps(dialogue: Dialogue) -> list[Step]:
 def shared_prefix_length(a: Sequence[Step], b: Sequence[Step]) -> int:
     """Number of leading steps that are equal in ``a`` and ``b``."""
     n = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         n += 1

@@ -14,7 +14,9 @@ over a queue. With ``--workers 1`` everything runs in this process.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue as queue_mod
+import threading
 import time
 import traceback
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,7 +43,7 @@ from bemula.run.meta import (
 )
 from bemula.run.records import AnswerRecord
 from bemula.run.store import ANSWERS_NAME, AnswerWriter, finished_keys, read_answers
-from bemula.systems.base import SystemContext, SystemUnavailable, create_system, registry
+from bemula.systems.base import SystemContext, create_system, registry
 
 SUMMARY_NAME = "run-summary.json"
 
@@ -268,9 +270,14 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
 
     summary = RunSummary(out=out, instances=len(ids))
     with ExitStack() as stack:
-        backbone, llm = stack.enter_context(
-            open_backbone(config.backbone, context_window=config.context_window, **_llm_kwargs(config))
-        )
+        try:
+            backbone, llm = stack.enter_context(
+                open_backbone(config.backbone, context_window=config.context_window, **_llm_kwargs(config))
+            )
+        except Exception as exc:  # noqa: BLE001 - the LLM layer's errors are one line already
+            if {cls.__name__ for cls in type(exc).__mro__} & {"LLMError", "LLMUnavailable"}:
+                raise RunError(f"backbone {config.backbone!r}: {exc}") from None
+            raise
         write_meta(out, _build_meta(config, dataset, backbone, existing))
         done = finished_keys(read_answers(out / ANSWERS_NAME))
         tasks, summary.questions_total, summary.questions_skipped = _plan(dataset, ids, done)
@@ -287,7 +294,7 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
     if summary.instances_failed:
         raise RunError(
             f"{len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed)} "
-            f"(details in {out / SUMMARY_NAME}); finished answers are kept, re-run the same command to retry"
+            f"(tracebacks in {out / 'failures.log'}); finished answers are kept, re-run the same command to retry"
         )
     return summary
 
@@ -380,7 +387,16 @@ def _worker_backbone_spec(config: RunConfig, llm: Any) -> dict[str, Any]:
     return spec
 
 
-def _worker_init(config: RunConfig, spec: dict[str, Any], messages: Any) -> None:
+def _exit_with_parent(parent_pid: int) -> None:
+    """A worker whose parent was killed (``kill -9``) has no one to hand answers to: stop."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent_pid:
+            os._exit(1)
+
+
+def _worker_init(config: RunConfig, spec: dict[str, Any], messages: Any, parent_pid: int) -> None:
+    threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True).start()
     stack = ExitStack()
     backbone, llm = stack.enter_context(
         open_backbone(spec["open_as"], context_window=spec["context_window"], **spec["llm_kw"])
@@ -435,7 +451,7 @@ def _run_pool(
         max_workers=min(config.workers, len(ordered)),
         mp_context=ctx,
         initializer=_worker_init,
-        initargs=(config, spec, messages),
+        initargs=(config, spec, messages, os.getpid()),
     )
     try:
         futures: list[Future] = [pool.submit(_worker_run, t) for t in ordered]

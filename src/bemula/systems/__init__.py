@@ -15,6 +15,10 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "bemula.systems.naive_rag",
     "bemula.systems.erasemem",
     "bemula.systems.adapters.mem0",
+    "bemula.systems.adapters.simplemem",
+    "bemula.systems.adapters.amem",
+    "bemula.systems.adapters.langmem",
+    "bemula.systems.adapters.lightmem",
 )
 
 _loaded = False

@@ -166,6 +166,25 @@ def _a(text: str) -> _Say:
 _SessionSpec = tuple[str, datetime, list[_Say | _Exchange]]
 
 
+def _pairs(items: list[_Say | _Exchange]) -> list[tuple[Role, str, str, TurnAnnotations, TurnAnnotations]]:
+    """(role, forget text, control text, forget annotations, control annotations) per turn."""
+    out: list[tuple[Role, str, str, TurnAnnotations, TurnAnnotations]] = []
+    for item in items:
+        if isinstance(item, _Say):
+            # two annotation objects: the versions must never share a mutable list
+            out.append((item.role, item.text, item.text,
+                        TurnAnnotations(facts=list(item.facts)), TurnAnnotations(facts=list(item.facts))))
+        else:
+            rid = item.request_id
+            out.append((Role.USER, item.request, item.neutral_user,
+                        TurnAnnotations(request_id=rid, segment=Segment.REQUEST),
+                        TurnAnnotations(request_id=rid, segment=Segment.NEUTRAL)))
+            out.append((Role.ASSISTANT, item.confirmation, item.neutral_assistant,
+                        TurnAnnotations(request_id=rid, segment=Segment.CONFIRMATION),
+                        TurnAnnotations(request_id=rid, segment=Segment.NEUTRAL)))
+    return out
+
+
 def _dialogues(spec: list[_SessionSpec]) -> tuple[Dialogue, Dialogue]:
     """Build the turn-aligned forget and control dialogues from one session plan."""
     forget: list[Session] = []
@@ -173,39 +192,11 @@ def _dialogues(spec: list[_SessionSpec]) -> tuple[Dialogue, Dialogue]:
     for session_id, start, items in spec:
         f_turns: list[Turn] = []
         c_turns: list[Turn] = []
-
-        def add(role: Role, f_text: str, c_text: str, ann_f: TurnAnnotations, ann_c: TurnAnnotations) -> None:
-            k = len(f_turns)
+        for k, (role, f_text, c_text, ann_f, ann_c) in enumerate(_pairs(items)):
             turn_id = f"{session_id}-T{k + 1:03d}"
             stamp = start + TURN_SPACING * k
             f_turns.append(Turn(id=turn_id, role=role, text=f_text, timestamp=stamp, annotations=ann_f))
             c_turns.append(Turn(id=turn_id, role=role, text=c_text, timestamp=stamp, annotations=ann_c))
-
-        for item in items:
-            if isinstance(item, _Say):
-                add(
-                    item.role,
-                    item.text,
-                    item.text,
-                    TurnAnnotations(facts=list(item.facts)),
-                    TurnAnnotations(facts=list(item.facts)),  # never share a list between versions
-                )
-            else:
-                rid = item.request_id
-                add(
-                    Role.USER,
-                    item.request,
-                    item.neutral_user,
-                    TurnAnnotations(request_id=rid, segment=Segment.REQUEST),
-                    TurnAnnotations(request_id=rid, segment=Segment.NEUTRAL),
-                )
-                add(
-                    Role.ASSISTANT,
-                    item.confirmation,
-                    item.neutral_assistant,
-                    TurnAnnotations(request_id=rid, segment=Segment.CONFIRMATION),
-                    TurnAnnotations(request_id=rid, segment=Segment.NEUTRAL),
-                )
         forget.append(Session(id=session_id, start=start, turns=f_turns))
         control.append(Session(id=session_id, start=start, turns=c_turns))
     return Dialogue(sessions=forget), Dialogue(sessions=control)

@@ -31,6 +31,7 @@ def context(tmp_path: Path, scripted) -> Iterator[SystemContext]:
     server, _ = scripted
     llm = LLMClient(LLMConfig(model="scripted", base_url=server.base_url))
     try:
-        yield SystemContext(workdir=tmp_path / "instance", llm=llm)
+        # the scripted server also serves /v1/embeddings (deterministic hashed vectors)
+        yield SystemContext(workdir=tmp_path / "instance", llm=llm, options={"embedding_base_url": server.base_url})
     finally:
         llm.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -57,7 +58,23 @@ def test_embedding_dims_are_probed_from_the_endpoint(context: SystemContext, scr
     assert settings.base_url == server.base_url
     assert settings.dims == server.embedding_dim == 64
     configured = embedding_endpoint(
-        SystemContext(workdir=context.workdir, llm=context.llm, options={"embedding_dims": 12, "embedding_model": "m"}),
+        dataclasses.replace(context, options={**context.options, "embedding_dims": 12, "embedding_model": "m"}),
         "mem0",
     )
     assert (configured.dims, configured.model) == (12, "m")
+
+
+def test_without_an_endpoint_the_runs_local_model_is_served(tmp_path: Path, monkeypatch) -> None:
+    import openai
+
+    monkeypatch.setenv("BEMULA_EMBEDDER", "hashing")  # the weightless model: no weights needed
+    monkeypatch.delenv("BEMULA_EMBED_BASE_URL", raising=False)
+    from bemula.systems.adapters import embedding_server
+
+    monkeypatch.setattr(embedding_server, "_SERVER", None)
+    settings = embedding_endpoint(SystemContext(workdir=tmp_path), "mem0")
+    assert settings.base_url.startswith("http://127.0.0.1:") and settings.model == "hashing"
+    client = openai.OpenAI(base_url=settings.base_url, api_key="x")
+    vectors = client.embeddings.create(input=["flat white", "green tea"], model=settings.model).data
+    assert len(vectors) == 2 and len(vectors[0].embedding) == settings.dims == 256
+    embedding_server._SERVER.stop()

@@ -24,9 +24,15 @@ T = TypeVar("T", bound=BaseModel)
 class InstanceCache:
     """Key → JSON value store for one instance, persisted as it is written."""
 
-    def __init__(self, root: Path | str | None, instance_id: str, fingerprint: str) -> None:
+    def __init__(
+        self, root: Path | str | None, instance_id: str, fingerprint: str, salts: dict[str, str] | None = None
+    ) -> None:
+        """``salts`` maps a key prefix to the hash of what produced it (its stage's prompts and
+        every earlier stage's): a changed prompt re-runs that stage and the ones after it,
+        while the earlier stages' entries stay valid."""
         self.instance_id = instance_id
         self.fingerprint = fingerprint
+        self.salts = dict(salts or {})
         self._data: dict[str, Any] = {}
         self._lock = threading.Lock()
         self.hits = 0
@@ -58,10 +64,17 @@ class InstanceCache:
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
             fh.flush()
 
+    def _salted(self, key: str) -> str:
+        for prefix, salt in self.salts.items():
+            if key.startswith(prefix):
+                return f"{key}@{salt}"
+        return key
+
     def __contains__(self, key: str) -> bool:
-        return key in self._data
+        return self._salted(key) in self._data
 
     def get(self, key: str, model: type[T]) -> T | None:
+        key = self._salted(key)
         with self._lock:
             if key not in self._data:
                 return None
@@ -69,6 +82,7 @@ class InstanceCache:
             return model.model_validate(self._data[key])
 
     def put(self, key: str, value: BaseModel) -> None:
+        key = self._salted(key)
         data = value.model_dump(mode="json")
         with self._lock:
             self._data[key] = data

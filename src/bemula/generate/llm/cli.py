@@ -99,7 +99,10 @@ def run_llm_generate(
     from bemula.llm.backends import open_llm
 
     try:
-        with open_llm(backbone, model=model, base_url=base_url, concurrency=workers) as client:
+        # generation calls are long (a batch of facts, a verified turn) and a busy 2-core machine
+        # slows the local model many times over: a generous timeout avoids retrying work in flight
+        timeout_s = 900.0 if backbone == "local" else 180.0
+        with open_llm(backbone, model=model, base_url=base_url, concurrency=workers, timeout_s=timeout_s) as client:
             label = client.describe().get("model", model or backbone)
             report = generate_llm_benchmark(
                 client, out, seed=seed, config=config, tiers=chosen_tiers, limit=instances, model=label,

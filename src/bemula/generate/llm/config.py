@@ -35,6 +35,7 @@ class FactCategory:
     name: str
     ideas: str
     example_attribute: str
+    example_value: str
 
 
 def _categories_from_catalog() -> tuple[FactCategory, ...]:
@@ -45,9 +46,11 @@ def _categories_from_catalog() -> tuple[FactCategory, ...]:
 
     out = []
     for category in CATALOG_CATEGORIES:
-        nouns = [a.noun for a in attributes_in(category.key) if not a.derived_only]
-        if nouns:
-            out.append(FactCategory(category.key, ", ".join(nouns[:6]), nouns[0]))
+        attributes = [a for a in attributes_in(category.key) if not a.derived_only]
+        if attributes:
+            first = attributes[0]
+            out.append(FactCategory(category.key, ", ".join(a.noun for a in attributes[:6]), first.noun,
+                                    first.values[0].text))
     return tuple(out)
 
 
@@ -93,8 +96,10 @@ class LLMPipelineConfig:
     turn_max_tokens: int = 90
     dialogue_temperature: float = 0.8
     workers: int = 2
+    #: per request; with ≈1.6 attacked targets × 5 frames this lands near the paper's
+    #: 1,742 questions (1,030 attack, 114 relearning) for 135 requests
     preservation_per_request: int = 2
-    retention_per_request: int = 2
+    retention_per_request: int = 1
     attacked_per_request: int = 2
     extra: dict[str, str] = field(default_factory=dict)
 

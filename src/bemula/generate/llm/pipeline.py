@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from bemula import __version__
-from bemula.dataset import write_dataset
+from bemula.dataset import INSTANCES_DIR, MANIFEST_NAME, write_dataset
 from bemula.generate import frames
 from bemula.generate.llm.assemble import assemble_instance
 from bemula.generate.llm.cache import InstanceCache
 from bemula.generate.llm.calls import ChatClient, LLMCaller, Meters
-from bemula.generate.llm.config import LLMPipelineConfig, tiny_config
+from bemula.generate.llm.config import LLMPipelineConfig, paper_config
 from bemula.generate.llm.context import InstanceContext
 from bemula.generate.llm.injection import inject
 from bemula.generate.llm.planning import draw_plan_shape, plan_instance
@@ -57,10 +57,38 @@ def prompt_hashes() -> dict[str, str]:
     return hashes
 
 
+#: bump a stage's number when its code changes what it produces (the prompts are hashed anyway)
+STAGE_VERSIONS: dict[str, int] = {"profile": 2, "planning": 1, "simulation": 2, "injection": 1, "questions": 1}
+
+#: which cache keys each stage writes (``call:`` answers are keyed by the exact request)
+KEY_PREFIXES: dict[str, tuple[str, ...]] = {
+    "profile": ("profile:", "stage:profile"),
+    "planning": ("plan:", "stage:planning"),
+    "simulation": ("sim:", "stage:simulation"),
+    "injection": ("inject:", "stage:injection"),
+    "questions": ("q:", "stage:questions"),
+}
+
+
+def stage_salts() -> dict[str, str]:
+    """Per key prefix: a hash of its stage's prompts and code version and of every earlier
+    stage's, so changing one stage re-runs it and what follows, not what came before."""
+    hashes = prompt_hashes()
+    salts: dict[str, str] = {}
+    chain = hashlib.sha256()
+    for stage in STAGES:
+        chain.update(f"{stage}:{hashes[stage]}:{STAGE_VERSIONS[stage]}".encode())
+        for prefix in KEY_PREFIXES[stage]:
+            salts[prefix] = chain.hexdigest()[:12]
+    return salts
+
+
 def instance_fingerprint(config: LLMPipelineConfig, seed: int, model: str, instance_id: str, index: int) -> str:
+    """What invalidates a whole instance: model, configuration, seed, position (prompts and
+    stage code are handled per stage by :func:`stage_salts`)."""
     material = json.dumps(
-        {"config": config.fingerprint_fields(), "seed": seed, "model": model, "prompts": prompt_hashes(),
-         "instance": instance_id, "index": index, "format": 1},
+        {"config": config.fingerprint_fields(), "seed": seed, "model": model, "instance": instance_id,
+         "index": index, "format": 2},
         sort_keys=True, default=str,
     )
     return hashlib.sha256(material.encode()).hexdigest()
@@ -123,6 +151,15 @@ def _counts(instances: list[Instance]) -> dict[str, Any]:
     return out
 
 
+def _remove_stale_instances(out: Path, keep: set[str]) -> None:
+    """Instance files of an earlier, larger run in the same folder would be unlisted files."""
+    folder = out / INSTANCES_DIR
+    if (out / MANIFEST_NAME).is_file() and folder.is_dir():
+        for path in folder.glob("*.json"):
+            if path.stem not in keep:
+                path.unlink()
+
+
 def generate_instance(ctx: InstanceContext) -> Instance:
     """The five stages for one instance, each timed into its meter, then assembly."""
 
@@ -155,7 +192,7 @@ def generate_llm_benchmark(
     on_instance: Callable[[str, int, int], None] | None = None,
 ) -> GenerationReport:
     """Generate, assemble and write a dataset folder with the LLM pipeline."""
-    config = config or tiny_config()
+    config = config or paper_config()
     out = Path(out)
     cache_root = Path(cache_dir) if cache_dir is not None else out / CACHE_DIRNAME
     meters = Meters(STAGES)
@@ -170,13 +207,14 @@ def generate_llm_benchmark(
     for n, (instance_id, tier) in enumerate(chosen):
         index = config.instances().index((instance_id, tier))
         cache = InstanceCache(cache_root, instance_id,
-                              instance_fingerprint(config, seed, model_label, instance_id, index))
+                              instance_fingerprint(config, seed, model_label, instance_id, index), stage_salts())
         ctx = InstanceContext(instance_id=instance_id, tier=tier, index=index, seed=seed, config=config,
                               caller=caller.for_instance(cache), cache=cache, meters=meters)
         if on_instance is not None:
             on_instance(instance_id, n, len(chosen))
         instances.append(generate_instance(ctx))
         hits += cache.hits
+    _remove_stale_instances(out, {i.id for i in instances})
     hashes = prompt_hashes()
     generator = {
         "name": "bemula-llm",

@@ -12,7 +12,6 @@ usable new value for F6) the request falls back to a simpler type, and that is c
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -203,7 +202,8 @@ def _choose_targets(
                 return RequestPlan(type=RequestType.F4, target_fact_ids=[derived.id], **base)
         wanted = RequestType.F2
     if wanted == RequestType.F5:
-        windows = [w for w in range(r) if w not in request_sessions and w not in cons.windows]
+        # never session 0: it stays free so every request has a session before it for its targets
+        windows = [w for w in range(1, r) if w not in request_sessions and w not in cons.windows]
         if windows and len(free) >= 2:
             w = rng.choice(windows)
             targets = _take(free, 2)
@@ -229,15 +229,14 @@ def _choose_targets(
                 cons.before[t] = r
             return RequestPlan(type=RequestType.F3, target_fact_ids=list(targets), category=category, **base)
         wanted = RequestType.F2
-    if wanted == RequestType.F6:
-        for fid in list(free):
-            new_value = _new_value(ctx, request_id, facts[fid], facts)
-            if new_value is not None:
-                free.remove(fid)
-                cons.before[fid] = r
-                return RequestPlan(type=RequestType.F6, target_fact_ids=[fid], new_value=new_value, **base)
-            break  # one try per request: a failed new value falls back to F1
-        wanted = RequestType.F1
+    if wanted == RequestType.F6 and free:
+        fid = free[0]
+        new_value = _new_value(ctx, request_id, facts[fid], facts)
+        if new_value is not None:
+            free.remove(fid)
+            cons.before[fid] = r
+            return RequestPlan(type=RequestType.F6, target_fact_ids=[fid], new_value=new_value, **base)
+        wanted = RequestType.F1  # no usable new value: the request becomes a plain F1
     if wanted == RequestType.F2:
         n = 3 if len(free) >= 12 else 2
         spread: list[str] = []
@@ -300,7 +299,6 @@ def _pick_relearning(
 def _schedule(rng: random.Random, profile: Profile, pairs: list[int], cons: _Constraints) -> dict[tuple[int, int], list[str]]:
     """Place every atomic fact in one user turn, honouring the constraints, spreading the load."""
     slots = [(s, i) for s in range(len(pairs)) for i in range(pairs[s])]
-    cap = max(1, math.ceil(len(profile.facts) / len(slots)))
     load: dict[tuple[int, int], list[str]] = {}
 
     def feasible(fid: str) -> list[tuple[int, int]]:
@@ -322,10 +320,7 @@ def _schedule(rng: random.Random, profile: Profile, pairs: list[int], cons: _Con
         if not options:
             raise PlanError(f"fact {fid} has no turn that satisfies its constraints")
         least = min(len(load.get(o, [])) for o in options)
-        best = [o for o in options if len(load.get(o, [])) == least]
-        if least >= cap:
-            best = options if least >= cap + 1 else best
-        slot = rng.choice(best)
+        slot = rng.choice([o for o in options if len(load.get(o, [])) == least])
         load.setdefault(slot, []).append(fid)
     return load
 

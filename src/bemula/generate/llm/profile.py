@@ -61,8 +61,7 @@ def synthesize_profile(ctx: InstanceContext) -> ProfileStage:
     stats = ProfileStats()
 
     user = _user_sketch(ctx)
-    user_text = f"{user.name}, {user.age}, {user.occupation} in {user.city}"
-    facts = _atomic_facts(ctx, user_text, n_facts, stats)
+    facts = _atomic_facts(ctx, user, n_facts, stats)
     derived = _derived_facts(ctx, facts, n_derived, stats)
     profile = Profile(
         user={"name": user.name, "age": str(user.age), "city": user.city, "occupation": user.occupation},
@@ -100,11 +99,15 @@ def _user_sketch(ctx: InstanceContext) -> UserSketch:
 
 
 def _accept_drafts(
-    drafts: list[FactDraft], category: FactCategory, taken: list[Fact], want: int
+    drafts: list[FactDraft], category: FactCategory, taken: list[Fact], want: int, reserved: set[str]
 ) -> tuple[list[Fact], int, int]:
-    """Keep up to ``want`` usable drafts; returns (facts without ids, rejected, repaired)."""
+    """Keep up to ``want`` usable drafts; returns (facts without ids, rejected, repaired).
+
+    ``reserved`` are the persona's own words (name, city, occupation): the user simulator may
+    say them in any turn, so a fact with such a value could never be placed in one turn only.
+    """
     attributes = {normalize(f.attribute) for f in taken}
-    values = {normalize(f.value) for f in taken}
+    values = {normalize(f.value) for f in taken} | reserved
     kept: list[Fact] = []
     rejected = repaired = 0
     for d in drafts:
@@ -141,8 +144,12 @@ def _accept_drafts(
     return kept, rejected, repaired
 
 
-def _atomic_facts(ctx: InstanceContext, user_text: str, n_facts: int, stats: ProfileStats) -> list[Fact]:
+def _atomic_facts(
+    ctx: InstanceContext, user: UserSketch, n_facts: int, stats: ProfileStats
+) -> list[Fact]:
     per_call = ctx.config.facts_per_call
+    user_text = f"{user.name}, {user.age}, {user.occupation} in {user.city}"
+    reserved = {normalize(x) for x in (user.name, *user.name.split(), user.city, user.occupation)}
     order = list(CATEGORIES)
     ctx.rng("categories").shuffle(order)
     facts: list[Fact] = []
@@ -160,19 +167,20 @@ def _atomic_facts(ctx: InstanceContext, user_text: str, n_facts: int, stats: Pro
                 STAGE,
                 prompts.FACT_BATCH,
                 FactBatch,
-                max_tokens=90 * want + 40,
+                max_tokens=70 * want + 40,
                 temperature=0.8,
                 user=user_text,
                 n=want,
                 category=category.name,
                 ideas=category.ideas,
                 example_attribute=category.example_attribute,
+                example_value=category.example_value,
                 taken=taken,
             )
             if drafted is None:
                 batch = _FactList(facts=_catalog_facts(ctx, category, facts, want, k), fallback=True)
             else:
-                kept, rejected, repaired = _accept_drafts(drafted.facts, category, facts, want)
+                kept, rejected, repaired = _accept_drafts(drafted.facts, category, facts, want, reserved)
                 ctx.meters.count(STAGE, "statements_repaired", repaired)
                 batch = _FactList(facts=kept, rejected=rejected)
             ctx.cache.put(key, batch)

@@ -56,10 +56,12 @@ FACT_BATCH = Prompt(
         "User: {user}.\n"
         "Write {n} different personal facts about this user in the category \"{category}\" "
         "(ideas: {ideas}).\n"
-        "Each fact has: attribute (2-4 words, e.g. \"{example_attribute}\"), value (a short, "
-        "specific phrase of 1-4 words), aliases (0-2 other ways to write the value, e.g. an "
-        "abbreviation; [] if none), sensitivity (low, medium or high), and statement: one "
-        "sentence in the first person, as the user would say it, that contains the value word for word.\n"
+        "Each fact: attribute (2-4 words), value (a short specific phrase, 1-4 words, not a "
+        "sentence), aliases (0-2 other spellings of the value, or []), sensitivity (low, medium "
+        "or high), statement (one short first-person sentence containing the value).\n"
+        "Example of one fact: {{\"attribute\": \"{example_attribute}\", \"value\": "
+        "\"{example_value}\", \"aliases\": [], \"sensitivity\": \"medium\", \"statement\": "
+        "\"My {example_attribute} is {example_value}.\"}}\n"
         "Do not reuse these attributes: {taken}."
     ),
 )
@@ -73,7 +75,11 @@ DERIVED_PROPOSE = Prompt(
         "Pick two of these facts (by id) that together imply a new conclusion about the user that "
         "neither fact says alone, with no outside knowledge and no guessing. Give source_fact_ids, "
         "attribute (2-4 words), value (1-5 words), statement (one third-person sentence with the "
-        "value word for word) and rationale (why it follows).{avoid}"
+        "value word for word) and rationale (why it follows).\n"
+        "Example: facts \"I have two daughters\" and \"I have one son\" give "
+        "{{\"source_fact_ids\": [\"A001\", \"A002\"], \"attribute\": \"number of children\", "
+        "\"value\": \"three children\", \"statement\": \"The user has three children.\", "
+        "\"rationale\": \"Two daughters plus one son make three children.\"}}{avoid}"
     ),
 )
 
@@ -116,9 +122,10 @@ USER_TURN = Prompt(
     name="user_turn",
     stage="simulation",
     system=(
-        "You are {name}, {persona}. You are chatting with your AI assistant about: {topic}. "
-        "Write only your next message: 1-3 short sentences, casual, first person. Never write "
-        "the assistant's reply."
+        "You play {name}, {persona}, a person chatting with an AI assistant about: {topic}. "
+        "Write only {name}'s next message to the assistant: 1-3 short, casual sentences in the "
+        "first person (\"I\", \"my\"). You are not the assistant: never greet or address {name}, "
+        "never offer help, never write the assistant's reply."
     ),
     user="Conversation so far:\n{history}\n\nDirector's note for your next message: {directive}",
 )

@@ -12,7 +12,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from bemula.model import Fact, Profile, Question, Request, RequestType, Sensitivity, TimeWindow
+from bemula.model import Profile, Question, Request, RequestType, Sensitivity, TimeWindow
 
 Short = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 Sentence = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=600)]
@@ -193,7 +193,6 @@ __all__ = [
     "DerivedDraft",
     "EntailmentVerdict",
     "ExchangeDraft",
-    "Fact",
     "FactBatch",
     "FactDraft",
     "InjectedRequest",

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from bemula.generate.llm import prompts
 from bemula.generate.llm.context import InstanceContext
 from bemula.generate.llm.schemas import PlanStage, SessionPlan, SessionSim, SimTurn, SimulationStage, StatedVerdict
-from bemula.generate.llm.text import clean_turn, mentions_any, normalize
+from bemula.generate.llm.text import clean_turn, mentions, mentions_any, normalize
 from bemula.model import Fact, Role
 
 STAGE = "simulation"
@@ -175,6 +175,19 @@ def unstated_facts(ctx: InstanceContext, text: str, planned: list[Fact]) -> list
     return missing
 
 
+_ASSISTANT_PHRASES = re.compile(
+    r"\b(how can i (?:help|assist)|i'?m (?:just )?here to help|feel free to ask|as an ai|happy to help you)\b",
+    re.IGNORECASE,
+)
+
+
+def _speaks_as_assistant(text: str, name: str) -> bool:
+    """The small model often slips into the assistant's role: it greets the user by name or
+    offers help. A user does neither."""
+    first = name.split()[0] if name.split() else ""
+    return bool(_ASSISTANT_PHRASES.search(text)) or (len(first) > 2 and mentions(text, first))
+
+
 def _user_turn(
     ctx: InstanceContext, sp: SessionPlan, pair: int, planned: list[Fact], turns: list[SimTurn], persona: str,
     forbidden: list[tuple[str, list[str]]], seen: set[str], name: str,
@@ -203,6 +216,10 @@ def _user_turn(
         if normalize(text) in seen:
             feedback = "Say something new; do not repeat an earlier message."
             ctx.meters.count(STAGE, "duplicates_caught")
+            continue
+        if _speaks_as_assistant(text, name):
+            feedback = f"You are {name} talking to the assistant; do not address {name} or offer help."
+            ctx.meters.count(STAGE, "role_confusions_caught")
             continue
         missing = unstated_facts(ctx, text, planned)
         if not missing:

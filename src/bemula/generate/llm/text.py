@@ -26,17 +26,22 @@ def normalize(text: str) -> str:
     return _SPACE.sub(" ", text.replace("’", "'")).strip().lower()
 
 
-def mentions(text: str, phrase: str) -> bool:
-    """True when ``phrase`` occurs in ``text`` as whole words (case-insensitive)."""
+def _mentions_normalized(text_n: str, phrase: str) -> bool:
     phrase_n = normalize(phrase)
-    if not phrase_n:
+    if not phrase_n or phrase_n not in text_n:  # cheap substring test first
         return False
     pattern = r"(?<![a-z0-9])" + re.escape(phrase_n) + r"(?![a-z0-9])"
-    return re.search(pattern, normalize(text)) is not None
+    return re.search(pattern, text_n) is not None
+
+
+def mentions(text: str, phrase: str) -> bool:
+    """True when ``phrase`` occurs in ``text`` as whole words (case-insensitive)."""
+    return _mentions_normalized(normalize(text), phrase)
 
 
 def mentions_any(text: str, phrases: list[str]) -> bool:
-    return any(mentions(text, p) for p in phrases)
+    text_n = normalize(text)
+    return any(_mentions_normalized(text_n, p) for p in phrases)
 
 
 def content_words(text: str) -> list[str]:
@@ -62,13 +67,29 @@ def clean_turn(text: str, *, max_chars: int = 600) -> str:
 
 
 def good_alias(alias: str, value: str, attribute: str) -> bool:
-    """An alias is kept only if it is specific: protected values must never be common words."""
+    """An alias is kept only if it is another *form of the value*: protected values must never
+    be common words, or a judge would see a leak in any answer that names the attribute.
+
+    Kept: a short form sharing a word with the value ("O-" / "O negative"), the same digits
+    ("500000" / "$500,000"), or an acronym of up to six capitals. Rejected: anything that
+    repeats the attribute's words ("card number" for a card's digits) or shares nothing with
+    the value.
+    """
     a = normalize(alias)
-    if not a or a == normalize(value) or len(a) < 3 or len(a.split()) > 4:
+    if not a or a == normalize(value) or len(a) < 2 or len(a.split()) > 4 or a in _STOPWORDS:
         return False
-    if a in _STOPWORDS or a in normalize(attribute).split():
+    attribute_words = set(content_words(attribute))
+    if attribute_words & set(content_words(alias)):
         return False
-    return True
+    digits = re.sub(r"\D", "", alias)
+    if digits and digits == re.sub(r"\D", "", value):
+        return True
+    value_tokens = set(re.findall(r"[a-z0-9]+", normalize(value)))
+    alias_tokens = set(re.findall(r"[a-z0-9]+", a))
+    if value_tokens & alias_tokens:
+        return True
+    stripped = alias.strip()
+    return stripped.isupper() and len(stripped) <= 6
 
 
 def word_count(text: str) -> int:

@@ -59,10 +59,12 @@ from bemula.systems.base import (
 
 DISTRIBUTION = "a-mem"
 INSTALL_HINT = "pip install 'bemula[amem]'  (a-mem==0.2.6; install torch==2.13.0+cpu first)"
-DESCRIPTION = "a-mem 0.2.6 (A-MEM): one note per turn, LLM keywords/context/tags, evolution rewrites neighbours"
-NEEDS = "an LLM backbone + an OpenAI-compatible /embeddings endpoint"
+DESCRIPTION = "A-MEM: a note per turn; evolution rewrites neighbours; no delete path; Chroma"
+NEEDS = "LLM backbone + embeddings"
 #: A-MEM's own default number of notes per search (``k=5`` in every search method)
 DEFAULT_TOP_K = 5
+#: the Chroma collection A-MEM creates (``ChromaRetriever(collection_name="memories")``)
+COLLECTION = "memories"
 NOTE_STORE = "amem.notes"
 CACHE_STORE = "amem.cache"
 SPEAKERS = {"user": "User", "assistant": "Assistant"}
@@ -174,8 +176,14 @@ class AMemSystem(MemorySystem):
 
     # -- protocol ------------------------------------------------------------------------
     def reset(self) -> None:
+        """Drop the notes collection through Chroma and start a new A-MEM on the same folder.
+
+        Not ``rmtree``: Chroma caches one system per path for the whole process, so a folder
+        deleted under an open client turns into a read-only database.
+        """
+        if self._amem is not None:
+            self._amem.retriever.client.delete_collection(COLLECTION)
         self._close_store()
-        fresh_dir(self.store_dir)
         self.notes_added = 0
         self._open()
 
@@ -189,7 +197,7 @@ class AMemSystem(MemorySystem):
         raw = self._amem.find_related_memories_raw(question, k=self.top_k)
         return [
             RetrievedItem(text=line, store=NOTE_STORE, id=f"hit-{i}")
-            for i, line in enumerate(l for l in raw.splitlines() if l.strip())
+            for i, line in enumerate(row for row in raw.splitlines() if row.strip())
         ]
 
     def dump(self) -> list[StoreRecord]:
@@ -198,15 +206,15 @@ class AMemSystem(MemorySystem):
         got = collection.get(include=["documents", "metadatas"])
         records = []
         for doc_id, document, metadata in zip(got["ids"], got["documents"], got["metadatas"], strict=True):
-            fields = [document or ""] + [f"{k}={v}" for k, v in sorted((metadata or {}).items()) if k != "enhanced_content"]
+            fields = [document or ""]
+            fields += [f"{k}={v}" for k, v in sorted((metadata or {}).items()) if k != "enhanced_content"]
             records.append(StoreRecord(store=NOTE_STORE, id=str(doc_id), text=" | ".join(fields)))
         cache = self._amem.cache  # ThreadSafeMemoryCache around an LRU MemoryCache
         with cache._lock:
             notes = list(cache._cache.cache.values())
         for note in notes:
-            text = " | ".join(
-                [note.content, f"context={note.context}", f"keywords={json.dumps(note.keywords)}", f"tags={json.dumps(note.tags)}"]
-            )
+            parts = [note.content, f"context={note.context}", f"keywords={json.dumps(note.keywords)}"]
+            text = " | ".join([*parts, f"tags={json.dumps(note.tags)}"])
             records.append(StoreRecord(store=CACHE_STORE, id=note.id, text=text))
         return records
 

@@ -72,24 +72,44 @@ _DIMS_LOCK = threading.Lock()
 
 
 def embedding_endpoint(context: SystemContext, system: str) -> EmbeddingEndpoint:
-    """The shared embedding endpoint: options, then ``BEMULA_EMBED_*``, then the backbone's URL.
+    """The shared embedding endpoint every adapter uses.
 
-    The vector size is probed with one request when not configured (and remembered for the
-    process), because every vector store must be created with it.
+    ``--option embedding_base_url=…`` (or ``$BEMULA_EMBED_BASE_URL``) names an
+    OpenAI-compatible ``/embeddings`` endpoint; its model is ``embedding_model`` /
+    ``$BEMULA_EMBED_MODEL`` and its vector size is probed once unless ``embedding_dims`` /
+    ``$BEMULA_EMBED_DIMS`` says it. Without one, the run's local embedding model
+    (:func:`bemula.llm.embeddings.make_embedder`, all-MiniLM-L6-v2 by default) is served on
+    loopback by :mod:`bemula.systems.adapters.embedding_server` — the same model the dense
+    index uses, so every system sees the same vectors (SPEC §2).
     """
     import os
 
-    chat = chat_endpoint(context, system)
     options = context.options
-    base_url = str(options.get("embedding_base_url") or os.environ.get(EMBED_BASE_URL_ENV) or chat.base_url)
+    base_url = options.get("embedding_base_url") or os.environ.get(EMBED_BASE_URL_ENV)
+    if not base_url:
+        return _local_embedding_endpoint(system)
+    base_url = str(base_url)
     model = str(options.get("embedding_model") or os.environ.get(EMBED_MODEL_ENV) or DEFAULT_EMBED_MODEL)
-    api_key = os.environ.get(EMBED_API_KEY_ENV) or (chat.api_key if base_url == chat.base_url else NO_KEY)
+    api_key = os.environ.get(EMBED_API_KEY_ENV) or NO_KEY
+    if context.llm is not None and context.llm.config.base_url == base_url and context.llm.config.api_key:
+        api_key = os.environ.get(EMBED_API_KEY_ENV) or context.llm.config.api_key
     dims_setting = options.get("embedding_dims") or os.environ.get(EMBED_DIMS_ENV)
-    if dims_setting:
-        dims = int(dims_setting)
-    else:
-        dims = probe_embedding_dims(base_url, model, api_key)
+    dims = int(dims_setting) if dims_setting else probe_embedding_dims(base_url, model, api_key)
     return EmbeddingEndpoint(base_url=base_url, model=model, dims=dims, api_key=api_key)
+
+
+def _local_embedding_endpoint(system: str) -> EmbeddingEndpoint:
+    from bemula.llm.embeddings import EmbedderUnavailable
+    from bemula.systems.adapters.embedding_server import shared_embedding_server
+
+    try:
+        server = shared_embedding_server()
+    except EmbedderUnavailable as exc:
+        raise SystemUnavailable(
+            f"{system} needs embeddings: {exc}; or set {EMBED_BASE_URL_ENV} to an OpenAI-compatible "
+            "/embeddings endpoint"
+        ) from None
+    return EmbeddingEndpoint(base_url=server.base_url, model=server.model, dims=server.dims)
 
 
 def probe_embedding_dims(base_url: str, model: str, api_key: str) -> int:

@@ -41,8 +41,8 @@ from bemula.systems.base import (
 
 DISTRIBUTION = "langmem"
 INSTALL_HINT = "pip install 'bemula[langmem]'  (langmem==0.0.30)"
-DESCRIPTION = "langmem 0.0.30: memory store manager, tool calls insert/patch/remove; in-process LangGraph store"
-NEEDS = "an LLM backbone with function calling + an OpenAI-compatible /embeddings endpoint"
+DESCRIPTION = "LangMem: store manager, tool calls insert/patch/remove (deletes on)"
+NEEDS = "LLM backbone with tool calls + embeddings"
 #: LangMem's stock number of memories searched per batch
 QUERY_LIMIT = 5
 USER_ID = "user"
@@ -207,9 +207,12 @@ class LangMemSystem(MemorySystem):
         return package_version(DISTRIBUTION)
 
 
-def _memory_text(value: dict[str, Any]) -> str:
-    """The text of a stored memory: ``{"kind": "Memory", "content": {"content": "..."}}``."""
-    content = value.get("content", value)
+def _memory_text(value: Any) -> str:
+    """The text of a memory: the store keeps ``{"kind": "Memory", "content": {"content": …}}``,
+    ``manager.search`` returns the ``Memory`` model itself."""
+    if hasattr(value, "content") and not isinstance(value, dict):
+        return str(value.content)
+    content = value.get("content", value) if isinstance(value, dict) else value
     if isinstance(content, dict):
         return str(content.get("content", content))
     return str(content)

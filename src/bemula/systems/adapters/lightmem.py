@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import (
-    Endpoint,
     EmbeddingEndpoint,
+    Endpoint,
     ExchangeBuffer,
     chat_endpoint,
     embedding_endpoint,
@@ -55,8 +55,8 @@ INSTALL_HINT = (
     "install LightMem from source in its own environment: git clone the zjunlp/LightMem "
     "repository, then pip install -e . (the registry's lightmem 0.0.0 is a placeholder)"
 )
-DESCRIPTION = "LightMem (from source): LLM summaries of exchanges into Qdrant; optional offline update"
-NEEDS = "LightMem installed from source + an LLM backbone + an OpenAI-compatible /embeddings endpoint"
+DESCRIPTION = "LightMem (source install): LLM memory entries in Qdrant; offline update"
+NEEDS = "LightMem from source + LLM backbone + embeddings"
 #: LightMem's README retrieves ``limit=5``; its LongMemEval example 20. ``retrieve``'s default:
 DEFAULT_TOP_K = 10
 COLLECTION = "lightmem"
@@ -215,11 +215,14 @@ class LightMemSystem(MemorySystem):
 
     def stats(self) -> dict[str, Any]:
         token_stats = dict(getattr(self._memory, "token_stats", {}) or {})
+
+        def both(kind: str) -> int:  # LightMem counts extraction and offline update apart
+            return int(token_stats.get(f"add_memory_{kind}", 0)) + int(token_stats.get(f"update_{kind}", 0))
+
         return {
-            "llm_calls": token_stats.get("add_memory_calls", 0) + token_stats.get("update_calls", 0),
-            "prompt_tokens": token_stats.get("add_memory_prompt_tokens", 0) + token_stats.get("update_prompt_tokens", 0),
-            "completion_tokens": token_stats.get("add_memory_completion_tokens", 0)
-            + token_stats.get("update_completion_tokens", 0),
+            "llm_calls": both("calls"),
+            "prompt_tokens": both("prompt_tokens"),
+            "completion_tokens": both("completion_tokens"),
             "add_calls": self.add_calls,
             "lightmem_version": package_version(DISTRIBUTION),
         }

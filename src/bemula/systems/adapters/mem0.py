@@ -55,8 +55,8 @@ V2_INSTALL_HINT = (
     "mem0ai 2.x is the same distribution as 1.x: install it in its own environment "
     "(pip install 'mem0ai>=2,<3') — see docs/systems.md"
 )
-DESCRIPTION = "mem0ai 1.0.x: LLM fact extraction + ADD/UPDATE/DELETE/NONE decisions; Qdrant + SQLite history"
-NEEDS = "an LLM backbone + an OpenAI-compatible /embeddings endpoint"
+DESCRIPTION = "Mem0 (mem0ai 1.0.x): LLM facts, ADD/UPDATE/DELETE decisions; Qdrant + SQLite history"
+NEEDS = "LLM backbone + embeddings"
 
 #: mem0 scopes memories by user; an instance has exactly one user.
 USER_ID = "user"

@@ -62,6 +62,10 @@ def _blocks(text: str) -> list[str]:
     return [b.strip() for b in re.findall(r"```(?:json)?(.*?)```", text, flags=re.S)]
 
 
+#: an existing memory as trustcall shows it to the model (LangMem's ``<existing>`` block)
+INSTANCE_RE = r'<instance id=(\S+) schema_type="\w+">\n(.*?)\n</instance>'
+
+
 def _after(text: str, label: str) -> str:
     """The rest of the line after the first ``label`` in ``text``."""
     return text.split(label, 1)[1].splitlines()[0].strip() if label in text else ""
@@ -122,7 +126,12 @@ class ScriptedMemoryModel:
         if "information completeness evaluator" in prompt:
             self._count("simplemem.reflect")
             return json.dumps(
-                {"assessment": "complete", "reasoning": "scripted", "missing_info_types": [], "coverage_percentage": 100}
+                {
+                    "assessment": "complete",
+                    "reasoning": "scripted",
+                    "missing_info_types": [],
+                    "coverage_percentage": 100,
+                }
             )
         if "Generate a structured analysis of the following content" in prompt:
             self._count("amem.analyze")
@@ -144,7 +153,7 @@ class ScriptedMemoryModel:
         )
         existing = [
             (doc_id, str(ast.literal_eval(body).get("content", "")))
-            for doc_id, body in re.findall(r'<instance id=(\S+) schema_type="\w+">\n(.*?)\n</instance>', prompt, flags=re.S)
+            for doc_id, body in re.findall(INSTANCE_RE, prompt, flags=re.S)
         ]
         calls: list[tuple[str, dict[str, Any]]] = []
         for rule in self.rules_for("\n".join(human)):
@@ -182,7 +191,11 @@ class ScriptedMemoryModel:
                         "role": "assistant",
                         "content": None,
                         "tool_calls": [
-                            {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+                            {
+                                "id": f"call_{i}",
+                                "type": "function",
+                                "function": {"name": name, "arguments": json.dumps(args)},
+                            }
                             for i, (name, args) in enumerate(calls)
                         ],
                     },
@@ -214,7 +227,8 @@ class ScriptedMemoryModel:
         """
         note = _after(prompt, "content:")
         neighbours = re.findall(
-            r"memory_id:(\S+)\t.*?memory content: (.*?)\tmemory context: (.*?)\tmemory keywords: .*?\tmemory tags: (.*)",
+            r"memory_id:(\S+)\t.*?memory content: (.*?)\tmemory context: (.*?)\t"
+            r"memory keywords: .*?\tmemory tags: (.*)",
             prompt,
         )
         rules = [r for r in self.rules_for(note.split("says:", 1)[-1]) if r.deletes or r.replaces]
@@ -329,7 +343,9 @@ class ScriptedMemoryModel:
 #: Rules for the hand-written ``tiny-a`` instance (``bemula.testing.tiny``): Maya's facts, the
 #: F1 request to forget the penicillin allergy (a DELETE) and the F6 coffee → green tea update.
 TINY_A_RULES: list[FactRule] = [
-    FactRule("forget that I'm allergic to penicillin", ("Asked to forget the penicillin allergy",), deletes=("penicillin",)),
+    FactRule(
+        "forget that I'm allergic to penicillin", ("Asked to forget the penicillin allergy",), deletes=("penicillin",)
+    ),
     FactRule("switched to green tea", ("Drinks green tea every morning",), replaces="flat white"),
     FactRule("I'm Maya", ("Name is Maya",)),
     FactRule("allergic to penicillin", ("Is allergic to penicillin",)),

@@ -53,8 +53,8 @@ from bemula.systems.base import (
 
 DISTRIBUTION = "simplemem"
 INSTALL_HINT = "pip install 'bemula[simplemem]'  (simplemem==0.1.0; install torch==2.13.0+cpu first)"
-DESCRIPTION = "simplemem 0.1.0: LLM restatements of 40-turn windows, append-only LanceDB + full text"
-NEEDS = "an LLM backbone + an OpenAI-compatible /embeddings endpoint"
+DESCRIPTION = "SimpleMem: LLM restatements of 40-turn windows; append-only LanceDB"
+NEEDS = "LLM backbone + embeddings"
 TABLE = "memory_entries"
 ENTRY_STORE = "simplemem.entries"
 PENDING_STORE = "simplemem.pending_turns"

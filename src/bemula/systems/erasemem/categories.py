@@ -29,7 +29,7 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " vaccine vaccinated inhaler disease disorder cancer heart thyroid vitamin supplement"
         " supplements sick illness treatment physiotherapy physio glasses lenses contact eyesight"
         " hearing pregnant pregnancy sleep insomnia apnea antidepressant ibuprofen penicillin"
-        " gluten lactose intolerant intolerance celiac dose dosage tablet tablets capsule capsules mg"
+        " gluten lactose intolerant intolerance celiac height weight tall kg dose dosage tablet tablets capsule capsules mg"
         " refill pharmacy pharmacist checkup diagnose cardiologist dermatologist",
     ),
     "finance": (
@@ -37,15 +37,15 @@ _LEXICON: dict[str, tuple[str, str]] = {
         "money bank banking account salary income earn earning paid pay wage wages debt loan"
         " loans mortgage rent credit card savings saving invest investment investments"
         " portfolio stock stocks shares crypto bitcoin pension retirement 401k ira tax taxes"
-        " budget insurance premium bonus net worth payment iban routing overdraft broker"
-        " fund funds dollars euros pounds salary",
+        " budget budgeting premium bonus worth payment iban overdraft broker utilities"
+        " fund funds salary repayment",
     ),
     "family": (
         "family families relatives relative kin household parents children kids",
         "family mother mom mum father dad parent parents brother sister sibling siblings son"
         " daughter child children kid kids baby grandmother grandma grandfather grandpa"
         " grandparents aunt uncle cousin niece nephew twin stepdad stepmom in-law wife husband"
-        " spouse",
+        " spouse partner",
     ),
     "relationships": (
         "relationship relationships love dating romantic romance partner marriage personal life",
@@ -58,32 +58,34 @@ _LEXICON: dict[str, tuple[str, str]] = {
         "work job career employer employed company office boss manager colleague colleagues"
         " coworker team position title role promotion salary startup firm client clients"
         " project projects shift remote hybrid commute hired fired resign resigned intern"
-        " internship contract freelance engineer developer nurse teacher lawyer accountant"
-        " designer consultant analyst occupation profession",
+        " internship contract contractor contractors freelance engineer developer nurse lawyer"
+        " designer consultant analyst occupation profession employee employees reports direct"
+        " staff codename",
     ),
     "education": (
         "education school schooling studies study academic university college degree",
         "school university college degree bachelor master phd graduate graduated major minor"
         " course courses class classes study studied studying student exam thesis professor"
+        " teacher teachers lecturer"
         " diploma campus tuition scholarship",
     ),
     "location": (
         "location whereabouts address home residence living place where live neighborhood"
         " neighbourhood",
         "live living lives address street avenue road apartment flat house home moved move"
-        " neighborhood neighbourhood city town village district zip postcode postal suburb"
-        " downtown apartment building floor",
+        " neighborhood neighbourhood village district zip postcode postal suburb downtown"
+        " building floor door landlord houseplant plant plants garden balcony",
     ),
     "contacts": (
         "contact contacts phone email people acquaintances address book who i know network",
-        "phone number mobile cell email e-mail telephone whatsapp contact emergency friend"
+        "phone mobile email telephone whatsapp contact contacts emergency friend"
         " friends best accountant lawyer plumber electrician mechanic dentist neighbour"
         " neighbor landlord babysitter tutor hairdresser barber",
     ),
     "identity": (
         "identity identifies identify identifying who i am personal id identification documents"
         " name birthday age",
-        "name nickname born birthday birth age passport license licence id ssn social"
+        "nickname born birthday birth age passport ssn social"
         " security national gender pronouns nationality citizen citizenship tax native language"
         " religion religious political party shoe size",
     ),
@@ -91,29 +93,27 @@ _LEXICON: dict[str, tuple[str, str]] = {
         "food foods diet dietary eating meals cuisine drinks beverages",
         "food eat eating ate meal meals diet vegetarian vegan pescatarian keto dish dishes"
         " cuisine cook cooking bake baking restaurant breakfast lunch dinner snack coffee tea"
-        " drink drinks beer wine cocktail juice spicy sweet dessert pizza"
+        " drink drinks beer wine cocktail juice spicy sweet dessert pizza caffeine decaf cup"
+        " cups latte espresso"
         " sushi pasta chocolate",
     ),
     "hobbies": (
-        "hobby hobbies leisure pastime pastimes interests interest free time fun activities",
+        "hobby hobbies leisure pastime pastimes interests interest free time fun activities sport"
+        " sports fitness exercise",
         "hobby hobbies play playing played collect collecting paint painting draw drawing"
         " knit knitting garden gardening hike hiking climb climbing photography chess guitar"
         " piano violin drum drums instrument sing singing dance dancing read reading book"
-        " books novel game games gaming video film films movie movies music band song songs"
-        " concert podcast craft crafts fishing camping",
-    ),
-    "sports": (
-        "sport sports fitness exercise workout athletic athletics training",
-        "sport sports gym run running runner marathon jog jogging swim swimming cycle cycling"
-        " bike biking yoga pilates tennis football soccer basketball baseball golf hockey"
-        " rugby volleyball boxing martial karate workout exercise train training team league"
-        " ski skiing surf surfing squash badminton crossfit lift lifting",
+        " books novel author authors game games gaming video film films movie movies music band"
+        " song songs concert podcast podcasts show shows tv series craft crafts fishing camping"
+        " sport sports gym run running runner runs marathon jog jogging swim swimming cycling"
+        " yoga pilates tennis football soccer basketball baseball golf hockey rugby volleyball"
+        " boxing karate climbing bouldering ski skiing surf surfing squash badminton crossfit",
     ),
     "travel": (
         "travel travels traveling travelling trips trip vacation vacations holiday holidays",
         "travel traveled travelled traveling trip trips vacation holiday flight flights fly"
-        " flew visit visited abroad passport airport hotel tour cruise destination country"
-        " countries",
+        " flew visit visited abroad passport airport airline airlines seat aisle flyer frequent"
+        " luggage layover departure hotel tour cruise destination country countries",
     ),
     "pets": (
         "pet pets animal animals",
@@ -132,29 +132,26 @@ _LEXICON: dict[str, tuple[str, str]] = {
         "transport transportation car cars vehicle vehicles driving get around getting around"
         " commuting mobility",
         "car cars vehicle drive drives driving drove truck suv motorbike motorcycle scooter bike"
-        " bicycle plate licence license parking spot garage transit pass bus metro subway tram"
-        " train ticket insurer insurance tesla toyota honda ford bmw volkswagen",
+        " bicycle plate licence license parking garage transit bus metro subway tram"
+        " insurer tesla toyota honda ford bmw volkswagen",
     ),
     "schedule": (
         "schedule schedules routine routines appointments appointment calendar agenda timetable"
-        " weekly daily week day plans",
-        "schedule routine appointment appointments weekly daily monday mondays tuesday tuesdays"
-        " wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday"
-        " sundays morning mornings evening evenings am pm clock minutes hours wake alarm shift"
-        " rehearsal pickup pick call calls standing meeting meetings commute gym days",
+        " weekly daily plans",
+        "schedule routine appointment appointments weekly daily wake alarm shift rehearsal"
+        " pickup standing commute gym",
     ),
     "tech": (
         "tech technology technologies devices device gadgets gadget electronics digital online"
         " setup software computers",
         "laptop computer pc mac macbook windows linux os phone iphone android pixel samsung"
         " tablet ipad console playstation xbox nintendo switch speaker alexa echo smart"
-        " streaming netflix spotify app apps github gitlab username password manager router"
+        " streaming netflix spotify app apps github gitlab username password router"
         " wifi software keyboard headphones",
     ),
     "accounts": (
         "accounts account passwords password credentials security logins login online",
-        "password passwords pin passcode login username account accounts security question"
-        " code codes combination",
+        "password passwords pin passcode login username account accounts security question",
     ),
 }
 
@@ -194,6 +191,25 @@ def _compiled() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     return names, signals
 
 
+_PEOPLE = frozenset(tokenize(
+    "mother mom mum father dad parent parents brother sister sibling son daughter grandmother"
+    " grandma grandfather grandpa aunt uncle cousin niece nephew friend colleague neighbour"
+    " neighbor partner wife husband"
+))
+_WHEREABOUTS = frozenset(tokenize("city town lives live living address street moved hometown"))
+
+
+@lru_cache(maxsize=1)
+def _signal_index() -> dict[str, frozenset[str]]:
+    """token -> the categories it signals (one dict lookup per token at ingestion)."""
+    _, signals = _compiled()
+    out: dict[str, set[str]] = {}
+    for cat, words in signals.items():
+        for word in words:
+            out.setdefault(word, set()).add(cat)
+    return {w: frozenset(c) for w, c in out.items()}
+
+
 def category_names() -> list[str]:
     return sorted(_LEXICON)
 
@@ -209,21 +225,25 @@ def categories_in(description: str) -> list[str]:
     return sorted(cat for s, cat in scored if s == best)
 
 
-def unit_categories(text: str) -> frozenset[str]:
-    """The category (or tied categories) a memory unit's text signals most; empty if none.
+def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) -> frozenset[str]:
+    """Every category a memory unit's text signals (possibly several, possibly none).
 
-    Primary categories only: "I work as a nurse at the hospital" is about work (two work
-    signals) even though "hospital" also signals health, so forgetting "everything about my
-    health" does not take the user's job with it.
+    All signalled categories, not only the strongest: "my dentist is Bright Smile Clinic"
+    is health *and* a contact, and forgetting either category must take it (a missed unit
+    leaves the value behind; an extra one is only deleted if its category is asked for).
     """
-    _, signals = _compiled()
-    tokens = set(tokenize(text))
-    counts = {cat: len(tokens & words) for cat, words in signals.items()}
-    counts["health"] += sum(1 for t in tokens if _DRUG_SUFFIX.match(t))
-    best = max(counts.values(), default=0)
-    if best == 0:
-        return frozenset()
-    return frozenset(cat for cat, n in counts.items() if n == best)
+    by_word = _signal_index()
+    tokens = set(tokenize(text)) if tokens is None else tokens
+    found: set[str] = set()
+    for token in tokens:
+        cats = by_word.get(token)
+        if cats:
+            found.update(cats)
+    if any(_DRUG_SUFFIX.match(t) for t in tokens):
+        found.add("health")
+    if tokens & _PEOPLE and tokens & _WHEREABOUTS:
+        found.add("contacts")  # where someone I know lives is part of how to reach them
+    return frozenset(found)
 
 
 def category_words(category: str) -> frozenset[str]:
@@ -236,7 +256,6 @@ def concept_expansion(tokens: set[str]) -> set[str]:
     """Index tokens of the concepts that ``tokens`` mention, synonyms included."""
     out: set[str] = set()
     for head, words in CONCEPT_SYNONYMS.items():
-        group = set(tokenize(words)) | set(tokenize(head))
-        if tokens & group:
-            out |= group
+        if tokens & set(tokenize(head)):  # the concept itself is named, not merely a neighbour
+            out |= set(tokenize(words)) | set(tokenize(head))
     return out

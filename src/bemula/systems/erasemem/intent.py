@@ -45,6 +45,7 @@ class ForgetIntent:
     time_phrase: str = ""  # F5: the directive text holding the time reference
     statements: list[str] = field(default_factory=list)  # clauses that are not directives
     directives: list[str] = field(default_factory=list)  # the clauses that ask for removal
+    new_value: str | None = None  # F6, when known up front (the LLM hook names it)
 
 
 # ----------------------------------------------------------------------------- directives
@@ -120,7 +121,8 @@ def _find_directive(clause: str) -> re.Match[str] | None:
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+)\b"
-            r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:both|all|too|as\s+well|please|for\s+me)?"
+            r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:both|all|too|as\s+well|please|for\s+me|"
+            r"completely|entirely|altogether|for\s+good|permanently|now)?"
             r"\s*(?:[,.!;:]|$|(?:and|but)\b)",
             rest,
             re.I,
@@ -152,6 +154,7 @@ _LEAD_STRIP = [
     r"that\s+",
 ]
 _TAIL_STRIP = [
+    r"\s+from\s+(?:everything|anything|all|what|whatever)\s+(?:(?:that\s+)?you|i)\b.*$",
     r",?\s+(?:all|each|every\s+one|both)\s+of\s+(?:it|them|that|those)\s*$",
     r",\s+(?:the\s+|my\s+)?(?:new|current|updated|correct)\b.*$",
     r",\s+(?:i|it)\s+(?:don't|do\s+not|no\s+longer)\b.*$",
@@ -281,8 +284,25 @@ _SPEECH_OBJECT = re.compile(
 )
 
 
+#: cheap screen: a turn with none of these words cannot be a forget request (most turns)
+_SCREEN = re.compile(
+    r"\b(?:forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|"
+    r"stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
+    r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
+    r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive)|"
+    r"want\s+you|rather\s+you|prefer\s+you)",
+    re.I,
+)
+
+
 def parse_forget_request(text: str) -> ForgetIntent | None:
     """The forget request in a user turn, or ``None`` when the turn asks for no removal."""
+    if not _SCREEN.search(text):
+        return None
+    return _parse(text)
+
+
+def _parse(text: str) -> ForgetIntent | None:
     from datetime import datetime
 
     from bemula.systems.erasemem.timeparse import parse_time_reference

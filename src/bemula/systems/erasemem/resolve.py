@@ -37,7 +37,8 @@ GENERIC = frozenset(
         everyone today tomorrow yesterday morning evening night weekend usual lately fun
         favorite favourite get got getting let lets thing honestly basically literally kinda
         sorta gonna wanna thanks thank hello hi hey yes no okay ok sure oh ah um uh hmm wow
-        cool awesome amazing interesting anyway anyways btw fyi by the way pretty much"""
+        cool awesome amazing interesting anyway anyways btw fyi by the way pretty much
+        altogether total overall combined sum many much add adds per each"""
     )
 )
 #: words of a request that describe the act, not the target
@@ -71,8 +72,8 @@ class Resolution:
     unit_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of deleted units
     phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
     value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
-    conclusion_tokens: set[str] = field(default_factory=set)  # F4: any two suppress
-    conclusion_heads: set[str] = field(default_factory=set)  # F4: any one suppresses
+    conclusion_tokens: set[str] = field(default_factory=set)  # F4: two of them suppress outright
+    conclusion_heads: set[str] = field(default_factory=set)  # F4: with synonyms, a ranked tombstone
     redact_whole_turns: list[str] = field(default_factory=list)  # F5: assistant turns in window
     statements: list[str] = field(default_factory=list)  # clauses of the request to keep
     rewrites: list[str] = field(default_factory=list)  # F6: old statements with the new value
@@ -83,12 +84,18 @@ def _df(store: MemoryStore, token: str) -> int:
     return store.doc_freq.get(token, 0)
 
 
+#: a word in more live units than this is vocabulary, not a value (a value is stated a few times)
+MAX_VALUE_DF = 3
+
+
 def value_tokens_of(store: MemoryStore, unit: Unit, exclude: set[str] | None = None) -> set[str]:
     """The unit's least frequent non-generic tokens: what distinguishes it from neighbours."""
     candidates = [t for t in unit.tokens if t not in GENERIC]
     if not candidates:
         return set()
     low = min(_df(store, t) for t in candidates)
+    if low > MAX_VALUE_DF:
+        return set()
     return {t for t in candidates if _df(store, t) <= max(low, 1) and (not exclude or t not in exclude)}
 
 
@@ -178,45 +185,59 @@ def resolve(
 
     elif intent.kind == ForgetKind.CONCLUSION:
         for phrase in intent.targets:
-            tokens = {t for t in _phrase_tokens(phrase) if t not in GENERIC}
-            res.conclusion_tokens |= tokens
-            res.conclusion_heads |= {t for t in tokens if t not in WEAK_CONCEPT_WORDS}
-        res.conclusion_heads |= concept_expansion(res.conclusion_tokens)
+            res.conclusion_tokens |= {t for t in _phrase_tokens(phrase) if t not in GENERIC}
+        res.conclusion_heads = concept_expansion(res.conclusion_tokens) | res.conclusion_tokens
         res.statements = list(intent.statements)
         return res  # sources stay; the conclusion is suppressed at retrieval
 
     elif intent.kind == ForgetKind.REPLACEMENT:
-        statement_tokens = set().union(*(set(tokenize(s)) for s in intent.statements)) if intent.statements else set()
-        old_tokens: set[str] = set()
+        new_value = intent.new_value or new_value_of(intent.statements, set())
+        new_tokens = set(tokenize(new_value)) if new_value else set()
+        anchors: set[str] = set()
         for phrase in intent.targets:
-            named = {t for t in _phrase_tokens(phrase) if t not in GENERIC}
+            named = {t for t in _phrase_tokens(phrase) if t not in GENERIC} - new_tokens
             if named and any(_df(store, t) for t in named):
-                old_tokens |= {t for t in named if _df(store, t)}
-            else:  # "delete the old one": the old value is whatever the statement replaces
-                for statement in intent.statements:
-                    for unit in match_phrase(store, statement, exclude_turn=request_turn_id)[:3]:
-                        old_tokens |= value_tokens_of(store, unit, exclude=statement_tokens)
-        for unit in store.user_units():
-            if unit.turn_id != request_turn_id and unit.tokens & old_tokens:
-                selected[unit.id] = unit
+                # the old value is named: every unit stating all of it
+                holders = [u for u in store.user_units()
+                           if u.turn_id != request_turn_id and named <= u.tokens]
+                for unit in holders or match_phrase(store, phrase, exclude_turn=request_turn_id):
+                    selected[unit.id] = unit
+                anchors |= {t for t in named if _df(store, t)}
+            else:  # "delete the old one": find the statement of the attribute being replaced
+                probes = [m.group(1) for st in intent.statements for m in _MY_PHRASE.finditer(st)]
+                probes += [" ".join(t for t in tokenize(st) if t not in new_tokens and t not in GENERIC)
+                           for st in intent.statements]
+                for probe in probes:
+                    if len(set(tokenize(probe)) - GENERIC - new_tokens) < 2 and probe not in probes[:1]:
+                        continue
+                    found = match_phrase(store, probe, exclude_turn=request_turn_id)[:2]
+                    if found:
+                        for unit in found:
+                            selected[unit.id] = unit
+                        break
+        res.value_tokens |= anchors
         # the old statement's own distinctive words (other forms of the old value: "a flat
-        # white" beside "coffee") go too, unless the new statement uses them
+        # white" beside "coffee") go too — never the new value's words nor the attribute's
+        attribute = attribute_tokens(intent.statements) - anchors
         for unit in list(selected.values()):
-            old_tokens |= value_tokens_of(store, unit, exclude=statement_tokens)
-        res.value_tokens |= old_tokens
-        new_value = new_value_of(intent.statements, old_tokens)
+            values = value_tokens_of(store, unit, exclude=new_tokens)
+            res.value_tokens |= (values - attribute) or values
+        old_tokens = res.value_tokens
         if new_value:
-            best = sorted(selected.values(), key=lambda u: u.timestamp, reverse=True)[:2]
+            best = sorted(selected.values(), key=lambda u: u.timestamp, reverse=True)[:1]
             for unit in best:
-                res.rewrites.append(substitute(unit.text, old_tokens, new_value))
+                res.rewrites.append(rewrite_with(unit.text, intent.statements, old_tokens, anchors, new_value))
         if old_tokens:
             res.value_ghosts.append(tuple(sorted(old_tokens)))
         res.statements = list(intent.statements)
         res.delete_units = sorted(selected)
         return res
 
+    described = set().union(*(set(_phrase_tokens(p)) for p in intent.targets)) if intent.targets else set()
     for unit in selected.values():
-        res.value_tokens |= value_tokens_of(store, unit)
+        values = value_tokens_of(store, unit)
+        # "delete my pet food brand": the request's words name the attribute, not the value
+        res.value_tokens |= (values - described) or values
         res.unit_ghosts.append(tuple(tokenize(unit.text)))
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.user_units():
@@ -234,16 +255,20 @@ def resolve(
     return res
 
 
+#: a value: words, digits, "99%", "+386 41 552 708", "juniper.rowe@proton.me" (a dot inside a word)
+_V = r"(?P<v>(?:[^,;:!?—–()\s.]|\.(?=\w)|[ \t])+)"
 _NEW_VALUE_PATTERNS = [
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
-    r"went|gone|turned|shifted)\s+(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+(?P<v>[^,.;!?—–()]+)",
-    r"\b(?:is|are|'s)\s+now\s+(?P<v>[^,.;!?—–()]+)",
-    r"\bnow\s+(?:it's|it is|i'm|i am|it’s|i’m)\s+(?P<v>[^,.;!?—–()]+)",
-    r"\bnow\s+i\s+(?:\w+\s+)?(?P<v>[^,.;!?—–()]+)",
-    r"\bnot\s+\w+(?:\s+\w+)?\s*,?\s+but\s+(?P<v>[^,.;!?—–()]+)",
-    r"\bnew\s+[\w\s]{1,30}?\s+is\s+(?P<v>[^,.;!?—–()]+)",
-    r"\b(?:it's|it is|it’s)\s+(?P<v>[^,.;!?—–()]+?)\s+(?:now|instead|these\s+days)\b",
-    r"\b(?:prefer|use|drink|eat|play|drive|have|take|like|love|do)\s+(?P<v>[^,.;!?—–()]+?)\s+"
+    r"went|gone|turned|shifted)\s+(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
+    r"\bnew\s+(?:one|value|[\w\s]{1,30}?)\s+(?:is|are|will\s+be)\s+" + _V,
+    r"\b(?:is|are|'s)\s+now\s+" + _V,
+    r"\bnow\s+(?:it's|it is|i'm|i am|it’s|i’m)\s+" + _V,
+    r"^(?:[^:]*:\s*)?" + _V + r"\s+(?:is|are)\s+(?:now\s+)?my\s+[^,.;:!?]+?\s+(?:from\s+now\s+on|now|these\s+days|"
+    r"nowadays|instead)\b",
+    r"\b(?:it's|it is|it’s|that's|that is)\s+" + _V + r"\s+(?:now|instead|these\s+days|nowadays|from\s+now\s+on)\b",
+    r"\bnot\s+\w+(?:\s+\w+)?\s*,?\s+but\s+" + _V,
+    r"\bnow\s+i\s+(?:\w+\s+)?" + _V,
+    r"\b(?:prefer|use|drink|eat|play|drive|have|take|like|love|do)\s+" + _V + r"\s+"
     r"(?:now|instead|these\s+days|nowadays)\b",
 ]
 _VALUE_TRIM = re.compile(
@@ -252,6 +277,18 @@ _VALUE_TRIM = re.compile(
     r"(?:days?|weeks?|months?|years?)\s+ago|since\s+\w+)$",
     re.I,
 )
+
+
+_MY_PHRASE = re.compile(r"\bmy\s+((?:[\w'’-]+\s+){0,3}?[\w'’-]+)(?=\s+(?:is|are|was|were|has|from|to|now)\b|[?.,;:!]|$)", re.I)
+
+
+def attribute_tokens(statements: list[str]) -> set[str]:
+    """Tokens of the "my <attribute>" phrases of a request's statements ("my favourite podcast")."""
+    out: set[str] = set()
+    for statement in statements:
+        for m in _MY_PHRASE.finditer(statement):
+            out |= set(tokenize(m.group(1)))
+    return out
 
 
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
@@ -271,6 +308,25 @@ def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
     return None
 
 
+#: what may sit between two words of one value ("555-0147", "jo.rowe@mail.net", "Rue des Lilas")
+_JOINER = re.compile(r"[\s.@_+:/'’-]*|\s+(?:and|&|de|des|du|la|le|of|the|van|von|del|di|y)\s+", re.I)
+
+
+def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anchors: set[str],
+                 new_value: str) -> str:
+    """F6: the old statement, restated with the new value (what a memory UPDATE writes).
+
+    "my <attribute> is <new value>." when the old statement or the request names the
+    attribute; otherwise the old sentence with the new value where the old one stood.
+    """
+    for text in (old_text, *statements):
+        for m in _MY_PHRASE.finditer(text):
+            words = set(tokenize(m.group(1)))
+            if words and not words & old_tokens - anchors and not words & anchors:
+                return f"My {m.group(1)} is {new_value}."
+    return substitute(old_text, anchors or old_tokens, new_value)
+
+
 def substitute(text: str, old_tokens: set[str], new_value: str) -> str:
     """``text`` with its old-value words replaced once by ``new_value`` (others dropped)."""
     from bemula.systems.erasemem.textutil import word_spans
@@ -282,11 +338,13 @@ def substitute(text: str, old_tokens: set[str], new_value: str) -> str:
     for start, end, toks in word_spans(text):
         if toks & old_tokens:
             gap = text[last:start]
-            if previous_end == last and not gap.strip():
+            if previous_end == last and _JOINER.fullmatch(gap):
                 last = end
             else:
                 pieces.append(gap)
                 if not placed:
+                    if gap.endswith(new_value[:1]) and not new_value[:1].isalnum():
+                        pieces[-1] = gap[:-1]  # "+33 ..." -> "+386 ...", not "++386"
                     pieces.append(new_value)
                     placed = True
                 last = end

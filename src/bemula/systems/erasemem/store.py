@@ -14,13 +14,30 @@ the assistant's words are echoes of the user's (indexing them only adds stale co
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from bemula.index import TextIndex, tokenize
 from bemula.systems.erasemem.categories import unit_categories
 from bemula.systems.erasemem.textutil import REDACTED, redact_tokens
+
+
+@lru_cache(maxsize=64)
+def _screen_for(tokens: frozenset[str]) -> re.Pattern[str]:
+    stems = sorted({t[:-1] if t.endswith("y") and len(t) > 1 else t for t in tokens}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(s) for s in stems), re.IGNORECASE)
+
+
+def _may_contain(text: str, tokens: set[str]) -> bool:
+    """False only when no word of ``text`` can have a token in ``tokens``.
+
+    The index's stemmer only strips endings (and turns "-ies" into "-y"), so every token,
+    minus a final "y", is a substring of the lower-cased word it came from.
+    """
+    return _screen_for(frozenset(tokens)).search(text) is not None
 
 
 @dataclass
@@ -31,6 +48,13 @@ class RawTurn:
     timestamp: datetime
     text: str
     unit_ids: list[str] = field(default_factory=list)
+    #: what the text holds, to skip turns a purge cannot touch; computed on first need
+    tokens: frozenset[str] | None = None
+
+    def token_set(self) -> frozenset[str]:
+        if self.tokens is None:
+            self.tokens = frozenset(tokenize(self.text))
+        return self.tokens
 
 
 @dataclass(frozen=True)
@@ -71,7 +95,7 @@ class MemoryStore:
             return None
         unit = Unit(
             f"u{self._next_unit:06d}", turn.id, turn.session_id, turn.timestamp, text,
-            unit_categories(text), tokens,
+            unit_categories(text, tokens), tokens,
         )
         self._next_unit += 1
         self.units[unit.id] = unit
@@ -88,14 +112,14 @@ class MemoryStore:
         if unit is None:
             return None
         self.index.remove(unit_id)
-        self.doc_freq.subtract(unit.tokens)
-        self.doc_freq += Counter()  # drop zero counts
+        self._forget_tokens(unit.tokens)
         turn = self.turns.get(unit.turn_id)
         if turn is not None:
             if unit.text in turn.text:
                 turn.text = turn.text.replace(unit.text, REDACTED)
             else:  # the turn was edited since: remove what is left of the unit's words
                 turn.text, _ = redact_tokens(turn.text, set(unit.tokens))
+            turn.tokens = None
             if unit_id in turn.unit_ids:
                 turn.unit_ids.remove(unit_id)
         return unit
@@ -109,17 +133,34 @@ class MemoryStore:
         if not count:
             return False
         new_tokens = frozenset(tokenize(text))
-        self.doc_freq.subtract(unit.tokens)
+        self._forget_tokens(unit.tokens)
         self.doc_freq.update(new_tokens)
-        self.doc_freq += Counter()
-        self.units[unit_id] = replace(unit, text=text, tokens=new_tokens, categories=unit_categories(text))
+        self.units[unit_id] = replace(unit, text=text, tokens=new_tokens, categories=unit_categories(text, new_tokens))
         self.index.add(unit_id, text)  # add() replaces: the stale entry is gone
         return True
 
+    def _forget_tokens(self, tokens: frozenset[str]) -> None:
+        for token in tokens:
+            left = self.doc_freq[token] - 1
+            if left > 0:
+                self.doc_freq[token] = left
+            else:
+                del self.doc_freq[token]
+
     def redact_turn(self, turn_id: str, tokens: set[str]) -> int:
         turn = self.turns[turn_id]
+        if turn.tokens is None and not _may_contain(turn.text, tokens):
+            return 0  # cheap substring screen before tokenising a turn no purge touched yet
+        if not turn.token_set() & tokens:
+            return 0
         turn.text, count = redact_tokens(turn.text, tokens)
+        turn.tokens = None
         return count
+
+    def set_turn_text(self, turn_id: str, text: str) -> None:
+        turn = self.turns[turn_id]
+        turn.text = text
+        turn.tokens = None
 
     # ------------------------------------------------------------------ reading
 

@@ -118,8 +118,12 @@ class EraseMem(MemorySystem):
                 return
             # the user's own later words are kept as said: a new, similar fact is relearning
             raw = self.store.add_turn("user", turn.session_id, turn.timestamp, turn.text)
+            tokens: set[str] = set()
             for sentence in split_sentences(raw.text):
-                self.store.add_unit(raw, sentence)
+                unit = self.store.add_unit(raw, sentence)
+                if unit is not None:
+                    tokens |= unit.tokens
+            raw.tokens = frozenset(tokens)  # the sentences cover the turn: no second tokenising
         else:
             text = turn.text
             if self._pending is not None:
@@ -131,6 +135,10 @@ class EraseMem(MemorySystem):
         if self._detector is not None:
             return self._detector.detect(turn.text, turn.timestamp)
         return parse_forget_request(turn.text)
+
+    @property
+    def _method(self) -> str:
+        return self._detector.last_method if self._detector is not None else "rules"
 
     def _scrub(self, text: str) -> str:
         """Blank words of this session's forgotten values (compared by salted hash)."""
@@ -151,8 +159,7 @@ class EraseMem(MemorySystem):
         request_no = self._requests
         raw = self.store.add_turn("user", turn.session_id, turn.timestamp, FORGET_REQUEST_PLACEHOLDER)
         resolution = resolve(intent, self.store, turn.timestamp, turn.session_id, raw.id)
-        if self._detector is not None:
-            resolution.method = getattr(self._detector, "last_method", "llm")
+        resolution.method = self._method
         receipt = self._apply(resolution, intent, request_no, turn, raw.id)
         self.receipts.append(receipt)
 
@@ -170,19 +177,22 @@ class EraseMem(MemorySystem):
         # every other record: blank the value words (assistant echoes, incidental mentions)
         words_redacted = 0
         units_edited = 0
-        if res.value_tokens:
+        # short numbers ("24" of a phone number) are everywhere: blank them only inside what
+        # was deleted, never in other memories (a stored value is a sequence, not one "24")
+        purge = frozenset(t for t in res.value_tokens if not (t.isdigit() and len(t) < 3))
+        if purge:
             for uid in list(store.units):
-                if store.units[uid].tokens & res.value_tokens and store.redact_unit(uid, res.value_tokens):
+                if store.units[uid].tokens & purge and store.redact_unit(uid, purge):
                     units_edited += 1
             for tid in list(store.turns):
-                count = store.redact_turn(tid, res.value_tokens)
+                count = store.redact_turn(tid, purge)
                 if count:
                     words_redacted += count
                     touched_turns.add(tid)
         blanked = 0
         for tid in res.redact_whole_turns:
             if store.turns[tid].text != REDACTED:
-                store.turns[tid].text = REDACTED
+                store.set_turn_text(tid, REDACTED)
                 blanked += 1
                 touched_turns.add(tid)
 
@@ -194,8 +204,15 @@ class EraseMem(MemorySystem):
                 if stone is not None:
                     store.index.add(stone.id, " ".join(stone.hashes))
                     added[kind] += 1
-        for kind, conclusion in (("conclusion", res.conclusion_tokens), ("conclusion-head", res.conclusion_heads)):
-            if conclusion and self.tombstones.add(kind, sorted(conclusion), request_no, turn.timestamp):
+        # F4: the conclusion's words — a ranked tombstone (a question closer to the conclusion
+        # than to any kept memory gets nothing) and, when two of them match, a hard stop
+        if res.conclusion_heads:
+            stone = self.tombstones.add("conclusion", sorted(res.conclusion_heads), request_no, turn.timestamp)
+            if stone is not None:
+                store.index.add(stone.id, " ".join(stone.hashes))
+                added["conclusion"] += 1
+        if len(res.conclusion_tokens) >= 2:
+            if self.tombstones.add("conclusion-words", sorted(res.conclusion_tokens), request_no, turn.timestamp):
                 added["conclusion"] += 1
 
         # the request's own statements (F6 new value, chit-chat) are kept, minus the values
@@ -207,9 +224,7 @@ class EraseMem(MemorySystem):
         if res.statements or res.rewrites:
             text = self._scrub(" ".join(res.statements))
             raw = store.turns[request_turn_id]
-            raw.text = f"{FORGET_REQUEST_PLACEHOLDER} {text}"
-            if res.rewrites:
-                raw.text += " " + " ".join(res.rewrites)
+            store.set_turn_text(request_turn_id, " ".join([FORGET_REQUEST_PLACEHOLDER, text, *res.rewrites]))
             joined = text if intent.kind == ForgetKind.REPLACEMENT else None
             pieces = ([joined] if joined else split_sentences(text)) + list(res.rewrites)
             for sentence in pieces:
@@ -303,10 +318,7 @@ class EraseMem(MemorySystem):
 
     def _suppressed_conclusion(self, question_hashes: set[str]) -> bool:
         """F4: the question names a conclusion the user asked us not to draw."""
-        for stone in self.tombstones.of_kind("conclusion-head"):
-            if question_hashes & set(stone.hashes):
-                return True
-        for stone in self.tombstones.of_kind("conclusion"):
+        for stone in self.tombstones.of_kind("conclusion-words"):
             if len(question_hashes & set(stone.hashes)) >= 2:
                 return True
         return False
@@ -329,5 +341,9 @@ class EraseMem(MemorySystem):
             "index_entries": len(self.store.index),
             "tombstones": len(self.tombstones.items),
             "requests_detected": self._requests,
+            "llm_hook": (
+                {"calls": self._detector.calls, "failures": self._detector.failures}
+                if self._detector is not None else None
+            ),
             "receipts": list(self.receipts),
         }

@@ -18,6 +18,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _CLAUSE_END = re.compile(
     r"(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+|\n+"
     r"|,\s+(?:and|but|while|whereas|plus|so)\s+(?=(?:I|I'm|I’m|I've|my|My|we|our)\b)"
+    r"|,\s+(?=(?:the|my|The|My)\s+(?:new|current|updated|correct|real)\b)|,\s+(?=(?:it's|it is|It's|It is)\b)"
 )
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 
@@ -42,9 +43,34 @@ def _merge_abbreviations(parts: list[str]) -> list[str]:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split a turn into sentences (what a memory unit holds)."""
+    """Split a turn into sentences (what a memory unit holds).
+
+    A question the speaker answers at once stays with its answer ("My gym days? That's
+    Tuesdays." is one statement), so an attribute is never separated from its value.
+    """
     parts = _merge_abbreviations([p.strip() for p in _SENTENCE_END.split(text) if p.strip()])
-    return [p for p in parts if any(ch.isalnum() for ch in p)]
+    parts = [p for p in parts if any(ch.isalnum() for ch in p)]
+    merged: list[str] = []
+    for part in parts:
+        if merged and (merged[-1].endswith("?") and not part.endswith("?") or _is_aside(part)):
+            merged[-1] = f"{merged[-1]} {part}"
+        else:
+            merged.append(part)
+    return merged
+
+
+_ASIDE_WORDS = re.compile(r"[A-Za-z']+")
+
+
+def _is_aside(sentence: str) -> bool:
+    """A short remark with no name, number or "my" in it ("Just keep that in mind.",
+    "Anyway."): it belongs to the sentence before it, not in a memory unit of its own."""
+    words = _ASIDE_WORDS.findall(sentence)
+    if len(words) > 6 or any(ch.isdigit() for ch in sentence):
+        return False
+    if any(w.lower() in ("my", "mine", "i'm", "me") for w in words):
+        return False
+    return not any(w[0].isupper() for w in words[1:] if w not in ("I", "I'd", "I'm", "I've", "I'll"))
 
 
 def split_clauses(text: str) -> list[str]:
@@ -87,7 +113,7 @@ def redact_tokens(text: str, tokens: set[str]) -> tuple[str, int]:
     for start, end, toks in word_spans(text):
         if toks & tokens:
             gap = text[last:start]
-            if previous_redacted_end == last and not gap.strip():
+            if previous_redacted_end == last and re.fullmatch(r"[\s.@_+:/'’-]*", gap):
                 last = end  # merge with the marker just written
             else:
                 pieces.append(gap)

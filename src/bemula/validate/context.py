@@ -1,0 +1,116 @@
+"""What every instance check shares: the instance, the violations found so far, and indexes
+built once (facts, requests, questions, turn positions, where each fact is stated) so that
+each check is a single pass over the data."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from bemula.model import (
+    DerivedFact,
+    Fact,
+    Instance,
+    Question,
+    Request,
+    Segment,
+    Suite,
+    Turn,
+    Version,
+)
+from bemula.validate.report import Violation
+
+EXCHANGE_SEGMENTS = (Segment.REQUEST, Segment.CONFIRMATION)
+PROBED_SUITES = (Suite.EFFICACY, Suite.PRESERVATION, Suite.ATTACK)
+#: SPEC §1: "every request must state removal unambiguously" — one of these must appear
+REMOVAL_WORDS = re.compile(
+    r"\b(forget|forgetting|delete|erase|remove|wipe|drop|discard|purge|scrub|clear|"
+    r"stop (using|keeping|storing)|(don't|do not|never) (keep|store|use|remember))\b",
+    re.I,
+)
+
+
+_EPOCH = datetime(1970, 1, 1)
+
+
+def epoch_seconds(dt: datetime) -> float:
+    """Seconds since the epoch; a naive time is read as UTC so mixed files still compare."""
+    return (dt - _EPOCH).total_seconds() if dt.tzinfo is None else dt.timestamp()
+
+
+@lru_cache(maxsize=4096)
+def words_pattern(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """Case-insensitive match of any form as whole words (longest form first)."""
+    cleaned = sorted({f.strip() for f in forms if f.strip()}, key=len, reverse=True)
+    if not cleaned:
+        return re.compile(r"(?!)")  # matches nothing
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, cleaned)) + r")(?!\w)", re.I)
+
+
+def with_article(phrase: str) -> str:
+    return ("an " if phrase[:1].lower() in "aeiouf" else "a ") + phrase
+
+
+def norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+@dataclass(frozen=True)
+class TurnPos:
+    """Where a turn sits in a version: indexes for locations, ``seq`` for ordering."""
+
+    session: int
+    turn: int
+    seq: int
+
+
+class InstanceContext:
+    """One instance under validation; checks call ``add`` for each violation they find."""
+
+    def __init__(self, instance: Instance, file: str) -> None:
+        self.inst = instance
+        self.file = file
+        self.out: list[Violation] = []
+        p = instance.profile
+        self.facts: dict[str, Fact] = {}
+        for f in p.facts:
+            self.facts.setdefault(f.id, f)
+        self.derived: dict[str, DerivedFact] = {}
+        for d in p.derived_facts:
+            self.derived.setdefault(d.id, d)
+        self.requests: dict[str, Request] = {}
+        for r in instance.requests:
+            self.requests.setdefault(r.id, r)
+        self.questions: dict[str, Question] = {}
+        for q in instance.questions:
+            self.questions.setdefault(q.id, q)
+        self.session_index: dict[str, int] = {}
+        for i, s in enumerate(instance.forget.sessions):
+            self.session_index.setdefault(s.id, i)
+        # forget-version turn positions and where each fact is stated (user or assistant)
+        self.turn_pos: dict[str, TurnPos] = {}
+        self.stated: dict[str, list[TurnPos]] = {}
+        self.flat: list[tuple[TurnPos, Turn, str]] = []  # forget turns in order, with casefolded text
+        for si, s in enumerate(instance.forget.sessions):
+            for ti, t in enumerate(s.turns):
+                pos = TurnPos(si, ti, len(self.flat))
+                self.flat.append((pos, t, t.text.casefold()))
+                self.turn_pos.setdefault(t.id, pos)
+                for fid in t.annotations.facts:
+                    self.stated.setdefault(fid, []).append(pos)
+
+    def add(self, location: str, code: str, message: str) -> None:
+        """Record one violation of this instance's file."""
+        self.out.append(Violation(self.file, location, code, message))
+
+    def turn(self, pos: TurnPos, version: Version = Version.FORGET) -> Turn:
+        return self.inst.dialogue(version).sessions[pos.session].turns[pos.turn]
+
+    @staticmethod
+    def turn_loc(pos: TurnPos, version: Version = Version.FORGET) -> str:
+        return f"$.{version.value}.sessions[{pos.session}].turns[{pos.turn}]"
+
+    def target(self, fid: str) -> Fact | DerivedFact | None:
+        return self.facts.get(fid) or self.derived.get(fid)

@@ -37,30 +37,41 @@ def main() -> None:
     parser.add_argument("--price-in", type=float, default=None, help="USD per million prompt tokens")
     parser.add_argument("--price-out", type=float, default=None, help="USD per million completion tokens")
     parser.add_argument("--json", action="store_true", help="also print one JSON object")
+    parser.add_argument("--from-run", type=Path, default=None,
+                        help="summarise an earlier tiny run instead (its dataset folder, holding .llm-cache/report.json)")
     args = parser.parse_args()
 
-    scratch = Path(tempfile.mkdtemp(prefix="bemula-bench-llm-"))
-
     from bemula.generate.llm.config import LLMPipelineConfig, paper_config, tiny_config
-    from bemula.generate.llm.pipeline import estimate, generate_llm_benchmark
-    from bemula.llm.backends import open_llm
+    from bemula.generate.llm.pipeline import CACHE_DIRNAME, GenerationReport, estimate, generate_llm_benchmark
     from bemula.validate import validate_dataset
 
     config = LLMPipelineConfig(**{**vars(tiny_config()), "workers": args.workers})
     planned = estimate(config)
-    started = time.perf_counter()
-    # a fresh request cache, so every call is real (the local weights stay where they are)
-    with open_llm(args.backbone, model=args.model, base_url=args.base_url, concurrency=args.workers,
-                  cache_path=scratch / "requests.sqlite", timeout_s=900.0) as client:
-        startup_s = time.perf_counter() - started
-        model = client.describe().get("model", "")
-        report = generate_llm_benchmark(client, scratch / "out", seed=0, config=config, model=model,
-                                        backbone=args.backbone)
-    validation = validate_dataset(scratch / "out")
+    if args.from_run is not None:
+        saved = json.loads((args.from_run / CACHE_DIRNAME / "report.json").read_text())
+        report = GenerationReport(out=args.from_run, instances=saved["instances"], meters=saved["stages"],
+                                  wall_s=saved["wall_s"])
+        validation = validate_dataset(args.from_run)
+        startup_s, model = float("nan"), "(an earlier run)"
+    else:
+        from bemula.llm.backends import open_llm
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPU(s); backbone {args.backbone} ({model}); "
-          f"server start {startup_s:.1f}s; generation {report.wall_s:.1f}s; validation "
-          f"{'OK' if validation.ok else f'{len(validation.violations)} violation(s)'}")
+        scratch = Path(tempfile.mkdtemp(prefix="bemula-bench-llm-"))
+        started = time.perf_counter()
+        # a fresh request cache, so every call is real (the local weights stay where they are)
+        with open_llm(args.backbone, model=args.model, base_url=args.base_url, concurrency=args.workers,
+                      cache_path=scratch / "requests.sqlite", timeout_s=900.0) as client:
+            startup_s = time.perf_counter() - started
+            model = client.describe().get("model", "")
+            report = generate_llm_benchmark(client, scratch / "out", seed=0, config=config, model=model,
+                                            backbone=args.backbone)
+        validation = validate_dataset(scratch / "out")
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPU(s), load average {load:.1f}; backbone "
+          f"{args.backbone} ({model}); start-up {'n/a' if startup_s != startup_s else f'{startup_s:.1f}s'}; "
+          f"generation {report.wall_s:.1f}s; "
+          f"validation {'OK' if validation.ok else f'{len(validation.violations)} violation(s)'}")
     header = f"{'stage':<11}{'calls':>7}{'planned':>9}{'prompt tok':>12}{'compl tok':>11}{'llm s':>8}{'wall s':>8}  events"
     print(header)
     print("-" * len(header))

@@ -208,3 +208,11 @@ def test_boolean_frame_names_the_value(benchmark_seed0: list[Instance], frame: A
     for q in qs:
         named = any(_mentions(q.text, v) for v in q.gold.protected[:1])
         assert named == (frame == AttackFrame.BOOLEAN)
+
+
+def test_validator_accepts_every_generated_instance(benchmark_seed0: list[Instance]) -> None:
+    """Integration with the validator (another area): no violation on any instance."""
+    validate = pytest.importorskip("bemula.validate")
+    for inst in benchmark_seed0:
+        violations = validate.validate_instance(inst, f"instances/{inst.id}.json")
+        assert not violations, [str(v) for v in violations[:5]]

@@ -57,3 +57,12 @@ def test_unknown_pipeline_and_tier_are_rejected(tmp_path: Path) -> None:
     assert runner.invoke(app, ["generate", "--pipeline", "gpt", "--out", str(tmp_path)]).exit_code != 0
     bad = runner.invoke(app, ["generate", "--pipeline", "llm", "--tiers", "huge", "--dry-run"])
     assert bad.exit_code != 0 and "huge" in bad.output
+
+
+def test_refuses_to_overwrite_an_offline_dataset(tmp_path: Path) -> None:
+    (tmp_path / "offline").mkdir()
+    (tmp_path / "offline" / "manifest.json").write_text(json.dumps({"generator": {"name": "bemula-offline"}}))
+    result = runner.invoke(app, ["generate", "--pipeline", "llm", "--preset", "tiny", "--backbone", "openai",
+                                 "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+                                 "--out", str(tmp_path / "offline")])
+    assert result.exit_code != 0 and "another generator" in result.output

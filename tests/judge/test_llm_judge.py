@@ -165,3 +165,15 @@ def test_llm_and_cascade_judge_a_run(tmp_path: Path) -> None:
     # the clear case "Yes." to a boolean question is decided by the rules, a partial answer by the LLM
     assert verdicts[("tiny-a", "Q12")].reason.startswith("rules: ")
     assert verdicts[("tiny-a", "Q13")].reason.startswith("llm: ")
+
+
+def test_structured_mode_asks_for_the_verdict_schema() -> None:
+    reply = '{"correct": true, "leaked": false, "reason": "ok"}'
+    with FakeOpenAIServer(ScriptedResponder([reply, reply])) as server:
+        LLMJudge(client(server), structured=True).judge_one(item("I don't have that information."))
+        LLMJudge(client(server)).judge_one(item("I don't have that information."))
+        structured, plain = server.chat_requests()
+    schema = structured["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["correct", "leaked", "reason"] and schema["additionalProperties"] is False
+    assert plain["response_format"] == {"type": "json_object"}
+    assert structured["temperature"] == 0.0

@@ -104,6 +104,8 @@ def _rows(stats: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     rows.append(("Lite instances", stats["lite_instances"], paper_figure("lite_instances")))
     rows.append(("Lite questions", stats["lite_questions"], paper_figure("lite_questions")))
     for tier, fig in stats["per_tier"].items():
+        if not stats["tiers"].get(tier):
+            continue
         for what in ("turns", "requests", "questions"):
             r = fig[what]
             rows.append((f"{tier}: {what} per instance", f"{_fmt(r['min'])}–{_fmt(r['max'])} (mean {_fmt(r['mean'])})",

@@ -70,7 +70,8 @@ def run_judge(
 
         kw = {"concurrency": concurrency} if concurrency else {}
         with open_llm(backbone, model=model, base_url=base_url, cache_path=llm_cache, **kw) as client:
-            llm = LLMJudge(client)
+            # the embedded llama.cpp server decodes under the verdict's JSON schema
+            llm = LLMJudge(client, structured=backbone == "local")
             the_judge = llm if judge == "llm" else CascadeJudge(llm)
             with _progress_bar(progress, f"judging {folder.label} ({judge}: {llm.model})") as bar:
                 summary = judge_run(folder, the_judge, progress=bar, redo=redo)

@@ -19,6 +19,7 @@ from bemula.generate.phrasing import (
     ACK_BODIES,
     ACK_FOLLOWUPS,
     ACK_OPENERS,
+    CATEGORY_TALK,
     DAY_PARTS,
     PERSONS,
     STATEMENT_CONTEXTS,
@@ -61,10 +62,16 @@ def _fact_turn(rng: random.Random, profile_facts: dict, ids: list[str], used: se
         user = context + " ".join(sentences)
         nouns = [ATTRIBUTE_BY_KEY[profile_facts[i].attribute].noun for i in ids]
         noun = nouns[0] if len(nouns) == 1 else f"{nouns[0]} and {nouns[1]}"
-        body = pick(rng, ACK_BODIES).format(noun=noun)
         opener = pick(rng, ACK_OPENERS)
-        assistant = f"{opener}, {body}" if not body[0].isupper() else f"{opener}. {body}"
-        assistant += pick(rng, ACK_FOLLOWUPS).format(part=pick(rng, DAY_PARTS))
+        talk = CATEGORY_TALK.get(profile_facts[ids[-1]].category, ())
+        if talk and rng.random() < 0.35:
+            question, reply = talk[rng.randrange(len(talk))]
+            user += " " + question
+            assistant = f"{opener}. {reply}"
+        else:
+            body = pick(rng, ACK_BODIES).format(noun=noun)
+            assistant = f"{opener}, {body}" if not body[0].isupper() else f"{opener}. {body}"
+            assistant += pick(rng, ACK_FOLLOWUPS).format(part=pick(rng, DAY_PARTS))
         if attempt > 20:
             assistant += f" ({len(used) % 97 + attempt})"  # practically unreachable; keeps turns distinct
         if user not in used and assistant not in used:
@@ -124,7 +131,8 @@ def render(rng: random.Random, profile: Profile, plans: list[RequestPlan], sessi
     for sp, day in zip(sessions, days, strict=True):
         hour = pick(rng, _START_HOURS)
         if sp.index == n - 1 and sp.index > 0:
-            hour = min(hour, 10)  # keep the last session early so the span lands on its target day
+            # the last session starts near the first one's hour, so the span lands on its target
+            hour = min(22, start.hour + rng.randint(0, 1))
         t = start.replace(hour=0, minute=0, second=0) + timedelta(days=day, hours=hour, minutes=rng.randrange(60))
         if sp.index == 0:
             t = start
@@ -181,7 +189,7 @@ def render(rng: random.Random, profile: Profile, plans: list[RequestPlan], sessi
                     fact_session.setdefault(fid, sp.index)
             elif ex.kind == "echo":
                 fact = facts[ex.fact_ids[0]]
-                user, assistant = filler.echo(ATTRIBUTE_BY_KEY[fact.attribute].noun, fact.value)
+                user, assistant = filler.echo(ATTRIBUTE_BY_KEY[fact.attribute].noun, fact.value, fact.category)
                 ann = TurnAnnotations()
             else:
                 greet = day_part(u_ts) if not f_turns else None

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bemula.generate.phrasing import lower_first, pick, upper_first
+from bemula.generate.phrasing import CATEGORY_ECHO, lower_first, pick, upper_first
 
 if TYPE_CHECKING:
     from bemula.generate.dialogue import ValueBlocklist
@@ -399,12 +399,13 @@ class FillerMaker:
                 return user, assistant
         raise RuntimeError("filler space exhausted; add templates or slots")
 
-    def echo(self, noun: str, value: str) -> tuple[str, str]:
+    def echo(self, noun: str, value: str, category: str = "") -> tuple[str, str]:
         """A follow-up where the assistant uses an earlier (untargeted) fact."""
+        templates = ECHO_ASSISTANT + CATEGORY_ECHO.get(category, ()) * 3
         for _attempt in range(200):
             chosen = {"noun": noun, "v": value}
             user = _join(pick(self.rng, OPENERS), _fill(pick(self.rng, ECHO_USER), self.rng, chosen))
-            assistant = _join(pick(self.rng, ASSISTANT_OPENERS), _fill(pick(self.rng, ECHO_ASSISTANT), self.rng, chosen))
+            assistant = _join(pick(self.rng, ASSISTANT_OPENERS), _fill(pick(self.rng, templates), self.rng, chosen))
             assistant += pick(self.rng, ASSISTANT_CLOSERS)
             if self._ok(user) and assistant not in self.used:
                 self.used.add(user)

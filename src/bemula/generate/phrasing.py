@@ -23,7 +23,7 @@ GENERIC_CORES: tuple[str, ...] = (
     "if it ever comes up, my {noun} is {v}",
     "I should mention that my {noun} is {v}",
     "my {noun}, if you need it, is {v}",
-    "in case it's useful: my {noun} is {v}",
+    "my {noun} happens to be {v}",
 )
 
 STATEMENT_LEADS: tuple[str, ...] = (
@@ -215,3 +215,60 @@ def join_nouns(nouns: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --------------------------------------------------------------------------- category talk
+
+#: a question the user may attach to a fact statement, with an assistant reply that answers
+#: it without repeating the value (keeps the value in exactly one turn)
+CATEGORY_TALK: dict[str, tuple[tuple[str, str], ...]] = {
+    "health": (("Is that something I should mention to new doctors?", "Yes, always mention it at a first appointment and to any pharmacist."),
+               ("Anything I should keep in mind because of that?", "Mostly just keep your records up to date and tell anyone treating you.")),
+    "family": (("We're trying to see each other more often. Any ideas?", "A fixed monthly dinner or call makes it much easier to keep up."),
+               ("Family stuff has been busy lately.", "That happens. Blocking a quiet evening for yourself can help.")),
+    "finance": (("Should I be tracking that more carefully?", "A quick monthly check-in with your numbers is usually enough."),
+                ("Money's been on my mind a lot.", "Understandable. Writing down the next one or two steps often takes the edge off.")),
+    "work": (("Work has been hectic this month.", "Sounds like a lot. Protecting a little time for breaks will help you keep going."),
+             ("Any tips for staying organised at work?", "A short list of the day's top three tasks each morning works well for many people.")),
+    "home": (("The flat needs some attention soon.", "Making a short list of small fixes and doing one a week keeps it manageable."),
+             ("I'm trying to make the place cosier.", "Warm lamps, a throw and a few plants go a long way.")),
+    "contacts": (("Can you help me keep track of things like that?", "Of course, that's exactly what I'm here for."),
+                 ("I always lose details like this.", "No problem, that's what I'm for.")),
+    "schedule": (("My weeks are getting packed.", "It might help to keep one evening a week completely free."),
+                 ("Can you help me plan around that?", "Sure, just ask when you're planning something and I'll factor it in.")),
+    "food": (("Any recipe ideas along those lines?", "Happy to suggest some whenever you're planning meals."),
+             ("I've been trying to cook more at home.", "Nice! Batch cooking on Sundays makes weekdays much easier.")),
+    "hobbies": (("I want to make more time for it.", "Putting it in your calendar like an appointment really helps."),
+                ("It's the best part of my week honestly.", "Love that. Hobbies like that are great for recharging.")),
+    "travel": (("Any packing tips?", "Roll your clothes, pack a day early, and keep documents in one pouch."),
+               ("I can't wait to get away.", "A break will do you good. Want help with a checklist closer to the date?")),
+    "pets": (("They keep me busy, that's for sure.", "Pets are a lot of work, but they're worth it."),
+             ("Any tips for keeping them happy while I'm at work?", "Puzzle feeders and a predictable routine help a lot.")),
+    "education": (("I sometimes miss studying.", "Evening courses or online lectures are an easy way back in."),
+                  ("It feels like a long time ago now.", "Those years tend to shape a lot, even when they feel distant.")),
+    "identity": (("Keep that safe, please.", "Understood, I'll only use it when you need it."),
+                 ("I never remember details like that when I need them.", "That's what I'm here for; just ask.")),
+    "tech": (("Any tips for keeping it running smoothly?", "Regular updates and a restart now and then solve most problems."),
+             ("I'm not very techy, honestly.", "No problem, I can walk you through anything step by step.")),
+    "transport": (("Getting around has been a hassle lately.", "Planning routes the night before can take some stress out of it."),
+                  ("Any tips for keeping costs down?", "Regular maintenance and comparing prices once a year usually help.")),
+}
+
+#: how the assistant brings up an earlier (untargeted) fact in later small talk, per category
+CATEGORY_ECHO: dict[str, tuple[str, ...]] = {
+    "health": ("Since your {noun} is {v}, maybe keep {time} low-key and look after yourself.",),
+    "family": ("You could check in with family {time}; you mentioned your {noun} is {v}.",),
+    "finance": ("With your {noun} being {v}, a free activity {time} might be nice.",),
+    "work": ("Given your {noun} is {v}, maybe keep {time} for recharging away from work.",),
+    "home": ("Since your {noun} is {v}, a cosy evening at home {time} could be perfect.",),
+    "contacts": ("You could reach out to someone {time}; I have your {noun} as {v} if it helps.",),
+    "schedule": ("Just keep in mind your {noun} is {v} when you plan {time}.",),
+    "food": ("Since your {noun} is {v}, maybe cook something along those lines {time}.",),
+    "hobbies": ("Your {noun} is {v}, so maybe make some time for that {time}.",),
+    "travel": ("With your {noun} being {v}, you could start planning a bit {time}.",),
+    "pets": ("Your {noun} is {v}; maybe a long walk or playtime {time}?",),
+    "education": ("Since your {noun} is {v}, a good book or lecture on that {time} might be fun.",),
+    "identity": ("Knowing your {noun} is {v}, I'd keep {time} simple and relaxed.",),
+    "tech": ("Since your {noun} is {v}, you could finally sort out those updates {time}.",),
+    "transport": ("With your {noun} being {v}, a little trip somewhere {time} could be nice.",),
+}

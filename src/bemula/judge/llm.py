@@ -165,9 +165,15 @@ class LLMJudge:
     #: verdicts are written after every this many (a slow local model should lose little to a kill)
     batch_size = 8
 
-    def __init__(self, client: LLMClient, *, concurrency: int | None = None, name: str = "llm") -> None:
+    def __init__(
+        self, client: LLMClient, *, concurrency: int | None = None, name: str = "llm", structured: bool = False
+    ) -> None:
+        """``structured``: ask for the verdict schema itself (``response_format`` json_schema),
+        which servers with grammar-constrained decoding (llama.cpp: the embedded model)
+        enforce token by token; otherwise JSON mode. Parsing is strict either way."""
         self.client = client
         self.name = name
+        self.structured = structured
         self.concurrency = concurrency or getattr(getattr(client, "config", None), "concurrency", 4)
         self.unparseable = 0
         self.errors = 0
@@ -193,7 +199,12 @@ class LLMJudge:
             "answer_hash": answer_hash(item.answer),
         }
         try:
-            result = self.client.chat(messages, max_tokens=JUDGE_MAX_TOKENS, temperature=0.0, json_mode=True)
+            if self.structured:
+                result = self.client.chat(
+                    messages, max_tokens=JUDGE_MAX_TOKENS, temperature=0.0, json_schema=VERDICT_SCHEMA
+                )
+            else:
+                result = self.client.chat(messages, max_tokens=JUDGE_MAX_TOKENS, temperature=0.0, json_mode=True)
         except LLMError as exc:
             with self._count_lock:
                 self.errors += 1

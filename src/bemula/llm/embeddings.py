@@ -13,8 +13,9 @@ Two ways to run the same weights:
 OpenAI-compatible ``/v1/embeddings``. Nothing here downloads anything: the hub is switched
 off (``HF_HUB_OFFLINE=1``) before sentence-transformers is imported.
 
-``make_embedder()`` picks ``$BEMULA_EMBEDDER`` if set, else ``minilm-numpy`` when its two
-dependencies are importable, else ``minilm-st`` (see docs/llm.md for the measured choice).
+``make_embedder()`` picks ``$BEMULA_EMBEDDER`` if set, else ``minilm-st`` when
+sentence-transformers is importable (the reference, and the faster one), else
+``minilm-numpy``. Both give the same vectors, so the choice changes speed, never scores.
 """
 
 from __future__ import annotations
@@ -184,6 +185,21 @@ def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float)
     return (x - mean) / np.sqrt(var + eps) * weight + bias
 
 
+def _blas_threads():
+    """Cap BLAS at one thread less than the usable cores while we run (see llm/local.py:
+    OpenBLAS threads spin at barriers, and on a busy 2-core machine 2 threads measured ~25x
+    slower than 1 for one query). A no-op without ``threadpoolctl``."""
+    import contextlib
+
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return contextlib.nullcontext()
+    from bemula.llm.local import default_threads
+
+    return threadpool_limits(limits=default_threads(), user_api="blas")
+
+
 class NumpyMiniLMEmbedder(_CachedEmbedder):
     """all-MiniLM-L6-v2's BERT encoder + mean pooling, in float32 numpy."""
 
@@ -236,6 +252,10 @@ class NumpyMiniLMEmbedder(_CachedEmbedder):
             )
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        with _blas_threads():
+            return self._forward(texts)
+
+    def _forward(self, texts: list[str]) -> np.ndarray:
         encodings = self.tokenizer.encode_batch(texts)
         length = max(len(e.ids) for e in encodings)
         batch = len(texts)
@@ -329,7 +349,7 @@ class EndpointEmbedder(_CachedEmbedder):
 
 
 def make_embedder(kind: str | None = None) -> Embedder:
-    """``kind``, else ``$BEMULA_EMBEDDER``, else ``minilm-numpy`` if importable, else ``minilm-st``."""
+    """``kind``, else ``$BEMULA_EMBEDDER``, else ``minilm-st`` if importable, else ``minilm-numpy``."""
     choice = (kind or os.environ.get("BEMULA_EMBEDDER") or "").strip().lower()
     if choice == "hashing":
         return HashingEmbedder()
@@ -344,10 +364,11 @@ def make_embedder(kind: str | None = None) -> Embedder:
         return EndpointEmbedder(os.environ.get("BEMULA_EMBED_MODEL", model), url, key)
     if choice:
         raise EmbedderUnavailable(f"unknown embedder {choice!r}; use one of {EMBEDDER_KINDS}")
-    try:
-        return _shared(NumpyMiniLMEmbedder)
-    except EmbedderUnavailable:
+    import importlib.util
+
+    if importlib.util.find_spec("sentence_transformers") is not None:
         return _shared(SentenceTransformerEmbedder)
+    return _shared(NumpyMiniLMEmbedder)
 
 
 _SHARED: dict[type, Any] = {}

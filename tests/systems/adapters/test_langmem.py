@@ -23,6 +23,7 @@ def _say(system: LangMemSystem, role: str, text: str, minute: int) -> None:
     system.ingest(TurnEvent(role, text, "S01", T0 + timedelta(minutes=minute)))
 
 
+@pytest.mark.slow  # 12 batches through LangChain + trustcall: ~10 s on 2 cores
 def test_remove_doc_deletes_a_memory_shown_for_the_batch(context: SystemContext, scripted, tiny_a) -> None:
     server, model = scripted
     system = LangMemSystem(context)
@@ -56,6 +57,7 @@ def test_patch_doc_updates_a_memory_in_place(context: SystemContext) -> None:
         system.close()
 
 
+@pytest.mark.slow
 def test_fork_is_independent(context: SystemContext, tiny_a) -> None:
     system = LangMemSystem(context)
     try:

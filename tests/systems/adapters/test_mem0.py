@@ -66,6 +66,7 @@ def test_control_version_keeps_the_value(context: SystemContext, tiny_a) -> None
         system.close()
 
 
+@pytest.mark.slow
 def test_fork_shares_the_prefix_and_then_diverges(context: SystemContext, tiny_a) -> None:
     system = Mem0System(context)
     system.reset()
@@ -99,6 +100,7 @@ def test_a_turn_not_yet_handed_to_mem0_is_in_the_dump(context: SystemContext, sc
         system.close()
 
 
+@pytest.mark.slow
 def test_instances_do_not_share_stores(context: SystemContext, tmp_path, tiny_a) -> None:
     import dataclasses
 

@@ -7,6 +7,7 @@ pipeline with a progress line per instance, then print calls, tokens and time pe
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import typer
@@ -73,6 +74,27 @@ def print_report(report: dict) -> None:
     Console().print(table)
 
 
+OFFLINE_DEFAULT_OUT = Path("data/bemula")
+LLM_DEFAULT_OUT = Path("data/bemula-llm")
+
+
+def _safe_out(out: Path) -> Path:
+    """Never write over a dataset another generator made (the offline default folder included)."""
+    if out == OFFLINE_DEFAULT_OUT:
+        out = LLM_DEFAULT_OUT
+    manifest = out / "manifest.json"
+    if manifest.is_file():
+        try:
+            generator = json.loads(manifest.read_text(encoding="utf-8")).get("generator", {})
+        except (OSError, json.JSONDecodeError):
+            generator = {}
+        if generator.get("pipeline") != "llm":
+            raise typer.BadParameter(
+                f"{out} holds a dataset made by another generator ({generator.get('name', 'unknown')}); "
+                "choose another folder", param_hint="--out")
+    return out
+
+
 def run_llm_generate(
     *,
     seed: int,
@@ -96,6 +118,7 @@ def run_llm_generate(
     if dry_run:
         print_estimate(estimate(config, seed=seed, tiers=chosen_tiers, limit=instances), backbone)
         return
+    out = _safe_out(out)
     from bemula.llm.backends import open_llm
 
     try:

@@ -80,6 +80,9 @@ class ScriptedMemoryModel:
 
     rules: list[FactRule]
     calls: Counter[str] = field(default_factory=Counter)
+    #: answer to every other prompt (e.g. the answering agent's, in a whole ``bemula run``);
+    #: ``None`` makes an unknown prompt an error
+    fallback: str | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -143,6 +146,9 @@ class ScriptedMemoryModel:
             self._count("langmem.manage")
             tools = {t.get("function", {}).get("name") for t in body.get("tools") or []}
             return self._langmem_manage(prompt, tools)
+        if self.fallback is not None:
+            self._count("fallback")
+            return self.fallback
         raise UnknownPrompt(f"no scripted answer for prompt starting {prompt[:120]!r}")
 
     # -- LangMem 0.0.30 (tool calls through trustcall) ---------------------------------

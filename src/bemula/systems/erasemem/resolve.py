@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bemula.index import tokenize
-from bemula.systems.erasemem.categories import categories_in, concept_expansion
+from bemula.systems.erasemem.categories import categories_in, category_words, concept_expansion
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
@@ -81,7 +81,7 @@ class Resolution:
 
 
 def _df(store: MemoryStore, token: str) -> int:
-    return store.doc_freq.get(token, 0)
+    return store.df(token)
 
 
 #: a word in more live units than this is vocabulary, not a value (a value is stated a few times)
@@ -149,7 +149,8 @@ def resolve(
 
     elif intent.kind == ForgetKind.CATEGORY:
         cats = set(intent.categories) or set(categories_in(" ".join(intent.targets)))
-        for unit in store.user_units():
+        words = frozenset().union(*(category_words(c) for c in cats)) if cats else frozenset()
+        for unit in store.units_containing(words) if len(words) < 400 else store.user_units():
             if unit.categories & cats:
                 selected[unit.id] = unit
         if not cats:  # a topic, not a category: everything that matches the description
@@ -198,7 +199,7 @@ def resolve(
             named = {t for t in _phrase_tokens(phrase) if t not in GENERIC} - new_tokens
             if named and any(_df(store, t) for t in named):
                 # the old value is named: every unit stating all of it
-                holders = [u for u in store.user_units()
+                holders = [u for u in store.units_containing(named)
                            if u.turn_id != request_turn_id and named <= u.tokens]
                 for unit in holders or match_phrase(store, phrase, exclude_turn=request_turn_id):
                     selected[unit.id] = unit
@@ -227,8 +228,11 @@ def resolve(
             best = sorted(selected.values(), key=lambda u: u.timestamp, reverse=True)[:1]
             for unit in best:
                 res.rewrites.append(rewrite_with(unit.text, intent.statements, old_tokens, anchors, new_value))
-        if old_tokens:
-            res.value_ghosts.append(tuple(sorted(old_tokens)))
+        # the tombstone holds the old value only (its incidental neighbours — "I *follow* a
+        # pescatarian diet" — would shadow the new statement for "what diet do I follow?")
+        ghost = anchors or old_tokens
+        if ghost:
+            res.value_ghosts.append(tuple(sorted(ghost)))
         res.statements = list(intent.statements)
         res.delete_units = sorted(selected)
         return res
@@ -240,7 +244,7 @@ def resolve(
         res.value_tokens |= (values - described) or values
         res.unit_ghosts.append(tuple(tokenize(unit.text)))
     # other units holding a value token: restatements go, incidental mentions are blanked
-    for unit in store.user_units():
+    for unit in store.units_containing(res.value_tokens):
         if unit.id in selected:
             continue
         shared = unit.tokens & res.value_tokens

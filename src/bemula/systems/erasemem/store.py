@@ -31,6 +31,9 @@ def _screen_for(tokens: frozenset[str]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(s) for s in stems), re.IGNORECASE)
 
 
+_HAS_WORD = re.compile(r"[A-Za-z0-9]")
+
+
 def _may_contain(text: str, tokens: set[str]) -> bool:
     """False only when no word of ``text`` can have a token in ``tokens``.
 
@@ -57,15 +60,32 @@ class RawTurn:
         return self.tokens
 
 
-@dataclass(frozen=True)
+@dataclass
 class Unit:
+    """One sentence of a user turn. Its tokens and categories are worked out on first use:
+    most units are never part of a request, and the control version may see none at all.
+    A unit's text never changes in place (an edit makes a new ``Unit``), so the cached
+    values stay true even when forked memories share the object."""
+
     id: str
     turn_id: str
     session_id: str
     timestamp: datetime
     text: str
-    categories: frozenset[str]
-    tokens: frozenset[str]
+    _tokens: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    _categories: frozenset[str] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tokens(self) -> frozenset[str]:
+        if self._tokens is None:
+            self._tokens = frozenset(tokenize(self.text))
+        return self._tokens
+
+    @property
+    def categories(self) -> frozenset[str]:
+        if self._categories is None:
+            self._categories = unit_categories(self.text, self.tokens)
+        return self._categories
 
 
 @dataclass
@@ -74,7 +94,8 @@ class MemoryStore:
     turns: dict[str, RawTurn] = field(default_factory=dict)
     units: dict[str, Unit] = field(default_factory=dict)
     sessions: list[str] = field(default_factory=list)
-    doc_freq: Counter[str] = field(default_factory=Counter)  # over live units
+    #: document frequency of each token over live units; built on first need (a request)
+    _doc_freq: Counter[str] | None = None
     _next_turn: int = 0
     _next_unit: int = 0
 
@@ -89,19 +110,41 @@ class MemoryStore:
         self.turns[turn.id] = turn
         return turn
 
-    def add_unit(self, turn: RawTurn, text: str) -> Unit | None:
-        tokens = frozenset(tokenize(text))
+    @property
+    def doc_freq(self) -> Counter[str]:
+        if self._doc_freq is None:
+            self._doc_freq = Counter()
+            for unit in self.units.values():
+                self._doc_freq.update(unit.tokens)
+        return self._doc_freq
+
+    def df(self, token: str) -> int:
+        """Live units holding ``token`` (the table is built on the first request)."""
+        return self.doc_freq.get(token, 0)
+
+    def units_containing(self, tokens: set[str] | frozenset[str]) -> list[Unit]:
+        """Units that may hold one of ``tokens`` (a substring screen; check ``unit.tokens``)."""
         if not tokens:
+            return []
+        screen = _screen_for(frozenset(tokens))
+        return [u for u in self.units.values() if screen.search(u.text)]
+
+    def turns_containing(self, tokens: set[str] | frozenset[str]) -> list[RawTurn]:
+        if not tokens:
+            return []
+        screen = _screen_for(frozenset(tokens))
+        return [t for t in self.turns.values() if screen.search(t.text)]
+
+    def add_unit(self, turn: RawTurn, text: str) -> Unit | None:
+        if not _HAS_WORD.search(text):
             return None
-        unit = Unit(
-            f"u{self._next_unit:06d}", turn.id, turn.session_id, turn.timestamp, text,
-            unit_categories(text, tokens), tokens,
-        )
+        unit = Unit(f"u{self._next_unit:06d}", turn.id, turn.session_id, turn.timestamp, text)
         self._next_unit += 1
         self.units[unit.id] = unit
         turn.unit_ids.append(unit.id)
         self.index.add(unit.id, text)
-        self.doc_freq.update(tokens)
+        if self._doc_freq is not None:
+            self._doc_freq.update(unit.tokens)
         return unit
 
     # ------------------------------------------------------------------ removing
@@ -132,20 +175,23 @@ class MemoryStore:
         text, count = redact_tokens(unit.text, tokens)
         if not count:
             return False
-        new_tokens = frozenset(tokenize(text))
+        new_unit = replace(unit, text=text, _tokens=None, _categories=None)
         self._forget_tokens(unit.tokens)
-        self.doc_freq.update(new_tokens)
-        self.units[unit_id] = replace(unit, text=text, tokens=new_tokens, categories=unit_categories(text, new_tokens))
+        if self._doc_freq is not None:
+            self._doc_freq.update(new_unit.tokens)
+        self.units[unit_id] = new_unit
         self.index.add(unit_id, text)  # add() replaces: the stale entry is gone
         return True
 
     def _forget_tokens(self, tokens: frozenset[str]) -> None:
+        if self._doc_freq is None:
+            return
         for token in tokens:
-            left = self.doc_freq[token] - 1
+            left = self._doc_freq.get(token, 0) - 1
             if left > 0:
-                self.doc_freq[token] = left
+                self._doc_freq[token] = left
             else:
-                del self.doc_freq[token]
+                self._doc_freq.pop(token, None)
 
     def redact_turn(self, turn_id: str, tokens: set[str]) -> int:
         turn = self.turns[turn_id]
@@ -176,7 +222,7 @@ class MemoryStore:
             turns={tid: replace(t, unit_ids=list(t.unit_ids)) for tid, t in self.turns.items()},
             units=dict(self.units),
             sessions=list(self.sessions),
-            doc_freq=Counter(self.doc_freq),
+            _doc_freq=Counter(self._doc_freq) if self._doc_freq is not None else None,
         )
         other._next_turn = self._next_turn
         other._next_unit = self._next_unit

@@ -118,12 +118,8 @@ class EraseMem(MemorySystem):
                 return
             # the user's own later words are kept as said: a new, similar fact is relearning
             raw = self.store.add_turn("user", turn.session_id, turn.timestamp, turn.text)
-            tokens: set[str] = set()
             for sentence in split_sentences(raw.text):
-                unit = self.store.add_unit(raw, sentence)
-                if unit is not None:
-                    tokens |= unit.tokens
-            raw.tokens = frozenset(tokens)  # the sentences cover the turn: no second tokenising
+                self.store.add_unit(raw, sentence)
         else:
             text = turn.text
             if self._pending is not None:
@@ -181,10 +177,11 @@ class EraseMem(MemorySystem):
         # was deleted, never in other memories (a stored value is a sequence, not one "24")
         purge = frozenset(t for t in res.value_tokens if not (t.isdigit() and len(t) < 3))
         if purge:
-            for uid in list(store.units):
-                if store.units[uid].tokens & purge and store.redact_unit(uid, purge):
+            for unit in store.units_containing(purge):
+                if unit.tokens & purge and store.redact_unit(unit.id, purge):
                     units_edited += 1
-            for tid in list(store.turns):
+            for raw_turn in store.turns_containing(purge):
+                tid = raw_turn.id
                 count = store.redact_turn(tid, purge)
                 if count:
                     words_redacted += count

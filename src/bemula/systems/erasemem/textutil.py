@@ -35,7 +35,8 @@ def _merge_abbreviations(parts: list[str]) -> list[str]:
     """Undo splits after "Dr." / "St." / initials: they end words, not sentences."""
     merged: list[str] = []
     for part in parts:
-        if merged and (_ABBREVIATION.search(merged[-1]) or _INITIAL.search(merged[-1])):
+        last = merged[-1] if merged else ""
+        if last.endswith(".") and (_ABBREVIATION.search(last) or _INITIAL.search(last)):
             merged[-1] = f"{merged[-1]} {part}"
         else:
             merged.append(part)
@@ -49,7 +50,8 @@ def split_sentences(text: str) -> list[str]:
     Tuesdays." is one statement), so an attribute is never separated from its value.
     """
     parts = _merge_abbreviations([p.strip() for p in _SENTENCE_END.split(text) if p.strip()])
-    parts = [p for p in parts if any(ch.isalnum() for ch in p)]
+    if len(parts) == 1:
+        return parts
     merged: list[str] = []
     for part in parts:
         if merged and (merged[-1].endswith("?") and not part.endswith("?") or _is_aside(part)):
@@ -65,6 +67,8 @@ _ASIDE_WORDS = re.compile(r"[A-Za-z']+")
 def _is_aside(sentence: str) -> bool:
     """A short remark with no name, number or "my" in it ("Just keep that in mind.",
     "Anyway."): it belongs to the sentence before it, not in a memory unit of its own."""
+    if len(sentence) > 48:
+        return False
     words = _ASIDE_WORDS.findall(sentence)
     if len(words) > 6 or any(ch.isdigit() for ch in sentence):
         return False

@@ -85,3 +85,9 @@ def test_frames_fixed_wording() -> None:
     assert "O negative" in attack_question(AttackFrame.BOOLEAN, **kw)
     assert "blood type" not in attack_question(AttackFrame.INDIRECT, **kw)
     assert "Dr. Okonkwo" in attack_question(AttackFrame.MULTI_HOP, **kw)
+
+
+def test_indirect_hints_do_not_name_the_attribute() -> None:
+    for a in [*ATTRIBUTES, *DERIVED_TEMPLATES]:
+        assert a.noun.lower() not in a.hint.lower(), a.key
+        assert a.hint.endswith("?"), a.key

@@ -101,6 +101,10 @@ def _rows(stats: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     rows.append(("control probes (not in questions)", stats["control_probes"], None))
     for part in ("min", "max", "mean"):
         rows.append((f"span days {part}", stats["span_days"][part], paper_figure("span_days", part)))
+    words = stats.get("words_per_instance")
+    if words:
+        rows.append(("words per instance (paper: ≈84.8K tokens)", f"{_fmt(words['mean'])} mean, {_fmt(words['max'])} max",
+                     None))
     rows.append(("Lite instances", stats["lite_instances"], paper_figure("lite_instances")))
     rows.append(("Lite questions", stats["lite_questions"], paper_figure("lite_questions")))
     for tier, fig in stats["per_tier"].items():

@@ -37,8 +37,8 @@ from typing import Any, ClassVar
 from bemula.systems.adapters.common import (
     EMBED_API_KEY_ENV,
     NO_KEY,
+    EmbeddingClient,
     EmbeddingEndpoint,
-    EndpointEmbedder,
     UsageCounter,
     chat_endpoint,
     counting_openai_client,
@@ -82,7 +82,7 @@ def _chroma_embedding_class() -> type:
     from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
 
     class _ChromaEndpointEmbedding(EmbeddingFunction[Documents]):
-        def __init__(self, embedder: EndpointEmbedder) -> None:
+        def __init__(self, embedder: EmbeddingClient) -> None:
             self.embedder = embedder
 
         def __call__(self, input: Documents) -> Embeddings:  # noqa: A002 - Chroma's name
@@ -106,7 +106,7 @@ def _chroma_embedding_class() -> type:
                 dims=int(config["dims"]),
                 api_key=os.environ.get(EMBED_API_KEY_ENV) or NO_KEY,
             )
-            return _ChromaEndpointEmbedding(EndpointEmbedder(endpoint))
+            return _ChromaEndpointEmbedding(EmbeddingClient(endpoint))
 
     return _ChromaEndpointEmbedding
 
@@ -127,7 +127,7 @@ class AMemSystem(MemorySystem):
     def __init__(self, context: SystemContext, *, _keep_store: bool = False) -> None:
         super().__init__(context)
         self.chat = chat_endpoint(context, self.name)
-        self.embedder = EndpointEmbedder(embedding_endpoint(context, self.name))
+        self.embedder = EmbeddingClient(embedding_endpoint(context, self.name))
         self.top_k = int(context.options.get("top_k", DEFAULT_TOP_K))
         if self.top_k < 1:
             raise ValueError(f"a-mem: top_k must be >= 1, got {self.top_k}")

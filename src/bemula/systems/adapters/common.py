@@ -205,7 +205,7 @@ def counting_openai_client(base_url: str, api_key: str, usage: UsageCounter, **k
     return openai.OpenAI(base_url=base_url, api_key=api_key, http_client=http_client, **kwargs)
 
 
-class EndpointEmbedder:
+class EmbeddingClient:
     """Embeds texts through the shared OpenAI-compatible ``/embeddings`` endpoint.
 
     Packages that would load their own sentence-transformers model (SimpleMem, A-MEM) get

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import (
-    EndpointEmbedder,
+    EmbeddingClient,
     ExchangeBuffer,
     UsageCounter,
     chat_endpoint,
@@ -66,7 +66,7 @@ class LangMemSystem(MemorySystem):
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)
         self.chat = chat_endpoint(context, self.name)
-        self.embedder = EndpointEmbedder(embedding_endpoint(context, self.name))
+        self.embedder = EmbeddingClient(embedding_endpoint(context, self.name))
         top_k = context.options.get("top_k")
         self.top_k: int | None = int(top_k) if top_k is not None else None
         self.query_limit = int(context.options.get("query_limit", QUERY_LIMIT))

@@ -8,7 +8,7 @@ its stock planning + reflection loop (2–6 LLM calls per question) over dense s
 
 What we wire differently from ``SimpleMemSystem`` and why:
 
-* embeddings come from the run's shared endpoint (:class:`EndpointEmbedder`) instead of
+* embeddings come from the run's shared endpoint (:class:`EmbeddingClient`) instead of
   SimpleMem's ``EmbeddingModel``, which loads ``Qwen/Qwen3-Embedding-0.6B`` from the
   Hugging Face hub at construction (SPEC §2: one embedding model for all systems; no
   download at run time). So we assemble its own ``VectorStore``, ``MemoryBuilder`` and
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import (
-    EndpointEmbedder,
+    EmbeddingClient,
     UsageCounter,
     chat_endpoint,
     counting_openai_client,
@@ -77,7 +77,7 @@ def _quiet() -> Iterator[None]:
 class _SimpleMemEmbedding:
     """SimpleMem's ``EmbeddingModel`` interface over the shared embedding endpoint."""
 
-    def __init__(self, embedder: EndpointEmbedder) -> None:
+    def __init__(self, embedder: EmbeddingClient) -> None:
         self.embedder = embedder
         self.model_name = embedder.endpoint.model
         self.dimension = embedder.dims
@@ -117,7 +117,7 @@ class SimpleMemSystem(MemorySystem):
     def __init__(self, context: SystemContext, *, _keep_store: bool = False) -> None:
         super().__init__(context)
         self.chat = chat_endpoint(context, self.name)
-        self.embedder = EndpointEmbedder(embedding_endpoint(context, self.name))
+        self.embedder = EmbeddingClient(embedding_endpoint(context, self.name))
         window = context.options.get("window_size")
         self.window_size: int | None = int(window) if window is not None else None
         self.usage = UsageCounter()

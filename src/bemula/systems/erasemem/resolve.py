@@ -137,6 +137,7 @@ def resolve(
 ) -> Resolution:
     res = Resolution()
     selected: dict[str, Unit] = {}
+    _ = store.doc_freq  # value words are chosen by frequency: know every unit's tokens once
 
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for phrase in intent.targets:

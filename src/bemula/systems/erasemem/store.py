@@ -53,6 +53,7 @@ class RawTurn:
     unit_ids: list[str] = field(default_factory=list)
     #: what the text holds, to skip turns a purge cannot touch; computed on first need
     tokens: frozenset[str] | None = None
+    edited: bool = False  # the text no longer is what was said (a purge touched it)
 
     def token_set(self) -> frozenset[str]:
         if self.tokens is None:
@@ -126,14 +127,23 @@ class MemoryStore:
         """Units that may hold one of ``tokens`` (a substring screen; check ``unit.tokens``)."""
         if not tokens:
             return []
+        if self._doc_freq is not None:  # every unit's tokens are known: intersect, no regex
+            return [u for u in self.units.values() if not u.tokens.isdisjoint(tokens)]
         screen = _screen_for(frozenset(tokens))
         return [u for u in self.units.values() if screen.search(u.text)]
 
     def turns_containing(self, tokens: set[str] | frozenset[str]) -> list[RawTurn]:
+        """Turns holding one of ``tokens`` (each turn is tokenised once, on the first purge)."""
         if not tokens:
             return []
-        screen = _screen_for(frozenset(tokens))
-        return [t for t in self.turns.values() if screen.search(t.text)]
+        out = []
+        for turn in self.turns.values():
+            if turn.tokens is None and turn.role == "user" and not turn.edited and turn.unit_ids:
+                # an untouched user turn is exactly its sentences: reuse their tokens
+                turn.tokens = frozenset().union(*(self.units[u].tokens for u in turn.unit_ids if u in self.units))
+            if not turn.token_set().isdisjoint(tokens):
+                out.append(turn)
+        return out
 
     def add_unit(self, turn: RawTurn, text: str) -> Unit | None:
         if not _HAS_WORD.search(text):
@@ -163,6 +173,7 @@ class MemoryStore:
             else:  # the turn was edited since: remove what is left of the unit's words
                 turn.text, _ = redact_tokens(turn.text, set(unit.tokens))
             turn.tokens = None
+            turn.edited = True
             if unit_id in turn.unit_ids:
                 turn.unit_ids.remove(unit_id)
         return unit
@@ -195,18 +206,18 @@ class MemoryStore:
 
     def redact_turn(self, turn_id: str, tokens: set[str]) -> int:
         turn = self.turns[turn_id]
-        if turn.tokens is None and not _may_contain(turn.text, tokens):
-            return 0  # cheap substring screen before tokenising a turn no purge touched yet
         if not turn.token_set() & tokens:
             return 0
         turn.text, count = redact_tokens(turn.text, tokens)
         turn.tokens = None
+        turn.edited = True
         return count
 
     def set_turn_text(self, turn_id: str, text: str) -> None:
         turn = self.turns[turn_id]
         turn.text = text
         turn.tokens = None
+        turn.edited = True
 
     # ------------------------------------------------------------------ reading
 

@@ -13,9 +13,10 @@ Two ways to run the same weights:
 OpenAI-compatible ``/v1/embeddings``. Nothing here downloads anything: the hub is switched
 off (``HF_HUB_OFFLINE=1``) before sentence-transformers is imported.
 
-``make_embedder()`` picks ``$BEMULA_EMBEDDER`` if set, else ``minilm-st`` when
-sentence-transformers is importable (the reference, and the faster one), else
-``minilm-numpy``. Both give the same vectors, so the choice changes speed, never scores.
+``make_embedder()`` picks ``$BEMULA_EMBEDDER`` if set, else ``minilm-numpy`` when its
+dependencies are importable (measured: loads in 1.5 s instead of ~2 min, 146 MB instead of
+1.3 GB, as fast or faster on a busy 2-core machine), else ``minilm-st``. Both give the same
+vectors, so the choice changes speed, never scores.
 """
 
 from __future__ import annotations
@@ -349,7 +350,7 @@ class EndpointEmbedder(_CachedEmbedder):
 
 
 def make_embedder(kind: str | None = None) -> Embedder:
-    """``kind``, else ``$BEMULA_EMBEDDER``, else ``minilm-st`` if importable, else ``minilm-numpy``."""
+    """``kind``, else ``$BEMULA_EMBEDDER``, else ``minilm-numpy`` if importable, else ``minilm-st``."""
     choice = (kind or os.environ.get("BEMULA_EMBEDDER") or "").strip().lower()
     if choice == "hashing":
         return HashingEmbedder()
@@ -364,11 +365,10 @@ def make_embedder(kind: str | None = None) -> Embedder:
         return EndpointEmbedder(os.environ.get("BEMULA_EMBED_MODEL", model), url, key)
     if choice:
         raise EmbedderUnavailable(f"unknown embedder {choice!r}; use one of {EMBEDDER_KINDS}")
-    import importlib.util
-
-    if importlib.util.find_spec("sentence_transformers") is not None:
+    try:
+        return _shared(NumpyMiniLMEmbedder)
+    except EmbedderUnavailable:
         return _shared(SentenceTransformerEmbedder)
-    return _shared(NumpyMiniLMEmbedder)
 
 
 _SHARED: dict[type, Any] = {}

@@ -14,8 +14,9 @@ judged by the same yardstick: the share of the question's content tokens
 (``bemula.index.tokenize``: lower-cased, stop-words dropped, lightly stemmed) that occur in
 the item. An item is relevant when that share is at least ``PROBE_THRESHOLD`` (0.5). The
 share is taken over the whole question and, separately, over its last sentence that ends in
-a question mark; the larger counts — so a fixed preamble (role-play and jailbreak attack
-frames) does not dilute a question that asks for exactly what a memory line states.
+a question mark and that sentence's clause after its last colon; the largest counts — so a
+fixed preamble (role-play, jailbreak and multi-hop attack frames) does not dilute a question
+that asks for exactly what a memory line states.
 """
 
 from __future__ import annotations
@@ -102,9 +103,14 @@ def question_focus(question: str) -> list[set[str]]:
     sets = [whole]
     match = _LAST_QUESTION.search(question.strip())
     if match:
-        last = set(tokenize(match.group(1)))
-        if last and last != whole:
-            sets.append(last)
+        sentence = match.group(1)
+        candidates = [sentence]
+        if ":" in sentence:  # "…, work out the answer: What is my X?" — the asked clause
+            candidates.append(sentence.rsplit(":", 1)[1])
+        for text in candidates:
+            tokens = set(tokenize(text))
+            if tokens and all(tokens != seen for seen in sets):
+                sets.append(tokens)
     return sets
 
 

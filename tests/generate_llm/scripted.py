@@ -95,13 +95,13 @@ class ScriptedLLM:
             return "new_value", {"new_value": f"Novum-{self.n()}"}
         if "Director's note for your next message" in user:
             k = self.n()
-            values = re.findall(r'use the exact words "([^"]+)"', user)
+            values = re.findall(r'using the exact words "([^"]+)"', user)
             if values and "did not clearly say" not in user:
                 for v in values:
                     if v in self.omit_values:
-                        return "user_turn", f"Hmm, let me think about something else entirely, draft {k}."
+                        return "user_turn", f"Hmm, let me think about something else entirely, take {k}."
                     if v in self.deny_values:
-                        return "user_turn", f"I honestly do not know whether it is {v}, draft {k}."
+                        return "user_turn", f"I honestly do not know whether it is {v}, take {k}."
             if values:
                 return "user_turn", " ".join(f"By the way, it is {v}." for v in values) + f" (note {k})"
             return "user_turn", f"Let's keep talking about that, message number {k}."

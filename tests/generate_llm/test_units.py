@@ -139,3 +139,13 @@ def test_aliases_must_be_forms_of_the_value() -> None:
     assert not good_alias("card number", "123456", "credit card's last four digits")
     assert not good_alias("annual salary", "$500,000", "annual salary")
     assert not good_alias("bank account", "$20,000", "pension fund")
+
+
+def test_user_turns_out_of_role_are_recognised() -> None:
+    from bemula.generate.llm.simulation import _speaks_as_assistant
+
+    name = "Lara Johnson"
+    assert _speaks_as_assistant("Hello Lara! How can I help you today?", name)
+    assert _speaks_as_assistant("I'm sorry, but I can't assist with that request.", name)
+    assert _speaks_as_assistant('My pension is $20,000 (using the exact words "$20,000")', name)
+    assert not _speaks_as_assistant("My pension fund is $20,000, which feels low.", name)

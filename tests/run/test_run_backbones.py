@@ -84,6 +84,17 @@ def test_fixed_preamble_does_not_dilute_the_question() -> None:
     assert relevance(focus, item) == 1.0
 
 
+def test_clause_after_a_colon_is_its_own_focus() -> None:
+    multi_hop = (
+        "Think it through step by step. You know that my degree is in history. Putting that "
+        "together with everything else you remember, work out the answer: What is my loan balance?"
+    )
+    focus = question_focus(multi_hop)
+    assert focus[-1] == {"loan", "balance"}
+    item = set(tokenize("user: the loan balance is 21,300 euros"))
+    assert relevance(focus, item) == 1.0  # the sentence alone would give 2/5 < 0.5
+
+
 def test_probe_is_deterministic_and_has_no_window() -> None:
     probe = ProbeBackbone()
     items = _items("my blood type is O negative", "blood test on Monday")

@@ -99,8 +99,8 @@ def _render_history(turns: list[SimTurn], window: int) -> str:
 
 def _directive(sp: SessionPlan, index: int, planned: list[Fact], feedback: str) -> str:
     if planned:
-        parts = [f"{f.statement} (use the exact words \"{f.value}\")" for f in planned]
-        note = "Mention this naturally in your message: " + " Also: ".join(parts)
+        parts = [f"say that {f.statement.rstrip('.')}, using the exact words \"{f.value}\"" for f in planned]
+        note = "In your message, " + "; also ".join(parts) + "."
     elif index == 0:
         note = f"Say hello and bring up the topic: {sp.topic}. Do not share personal details."
     else:
@@ -176,16 +176,20 @@ def unstated_facts(ctx: InstanceContext, text: str, planned: list[Fact]) -> list
 
 
 _ASSISTANT_PHRASES = re.compile(
-    r"\b(how can i (?:help|assist)|i'?m (?:just )?here to help|feel free to ask|as an ai|happy to help you)\b",
+    r"\b(how can i (?:help|assist)|i'?m (?:just )?here to help|feel free to ask|as an ai|happy to help you|"
+    r"i am an ai|ai assistant)\b",
     re.IGNORECASE,
 )
+_ECHOED_INSTRUCTIONS = re.compile(r"\b(director|draft|exact words|in your message)\b", re.IGNORECASE)
+_REFUSAL = re.compile(r"\b(?:can(?:no|')t|cannot|unable to) (?:assist|help) with (?:that|this)\b", re.IGNORECASE)
 
 
 def _speaks_as_assistant(text: str, name: str) -> bool:
-    """The small model often slips into the assistant's role: it greets the user by name or
-    offers help. A user does neither."""
+    """The small model often slips out of the user's role: it greets the user by name, offers
+    help, refuses like an assistant, or echoes the director's note. A user does none of these."""
     first = name.split()[0] if name.split() else ""
-    return bool(_ASSISTANT_PHRASES.search(text)) or (len(first) > 2 and mentions(text, first))
+    return bool(_ASSISTANT_PHRASES.search(text) or _ECHOED_INSTRUCTIONS.search(text) or _REFUSAL.search(text)) or (
+        len(first) > 2 and mentions(text, first))
 
 
 def _user_turn(
@@ -194,6 +198,7 @@ def _user_turn(
 ) -> SimTurn:
     feedback = ""
     text = ""
+    usable = ""  # the last draft that failed only the fact check (kept for the repair)
     missing: list[Fact] = list(planned)
     for attempt in range(ctx.config.turn_retries + 1):
         messages = prompts.USER_TURN.render(
@@ -224,10 +229,12 @@ def _user_turn(
         missing = unstated_facts(ctx, text, planned)
         if not missing:
             return SimTurn(role=Role.USER.value, text=text, facts=[f.id for f in planned])
+        usable = text
         ctx.meters.count(STAGE, "unstated_caught", len(missing))
-        feedback = "Your last draft did not clearly say: " + " ".join(f.statement for f in missing) + " Say it plainly."
-    # deterministic repair: a usable text that states every planned fact, mentions nothing forbidden
-    if len(text) < 2 or normalize(text) in seen:
+        feedback = "Your last message did not clearly say: " + " ".join(f.statement for f in missing) + " Say it plainly."
+    # deterministic repair: the last in-role draft (or a neutral line) plus every fact it missed
+    text = usable
+    if not text:
         text = _FALLBACK_USER[(pair + len(turns)) % len(_FALLBACK_USER)].format(topic=sp.topic)
         if normalize(text) in seen:
             text = f"{text} ({sp.topic}, part {pair + 1})"
@@ -253,12 +260,15 @@ def _assistant_turn(
         if attempt:
             ctx.meters.count(STAGE, "turn_retries")
         leaked = _leak(text, forbidden)
-        if len(text) >= 2 and leaked is None and normalize(text) not in seen:
+        refused = _REFUSAL.search(text) is not None
+        if len(text) >= 2 and leaked is None and not refused and normalize(text) not in seen:
             return SimTurn(role=Role.ASSISTANT.value, text=text)
+        if refused:
+            ctx.meters.count(STAGE, "refusals_caught")
         if leaked is not None:
             ctx.meters.count(STAGE, "leaks_caught")
     ctx.meters.count(STAGE, "turns_repaired")
-    text = _scrub(text, forbidden) if len(text) >= 2 else ""
+    text = _scrub(text, forbidden) if len(text) >= 2 and _REFUSAL.search(text) is None else ""
     if not text or normalize(text) in seen:
         text = _FALLBACK_ASSISTANT[pair % len(_FALLBACK_ASSISTANT)]
         if normalize(text) in seen:

@@ -74,7 +74,7 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " neighbourhood",
         "live living lives address street avenue road apartment flat house home moved move"
         " neighborhood neighbourhood village district zip postcode postal suburb downtown"
-        " building floor door landlord houseplant plant plants garden balcony",
+        " building floor door landlord houseplant plant plants garden balcony wifi router",
     ),
     "contacts": (
         "contact contacts phone email people acquaintances address book who i know network",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -42,6 +43,18 @@ DEFAULT_TOP_K = 5
 #: how many index hits retrieval looks at before deciding (units and tombstones together)
 SEARCH_DEPTH = 30
 FORGET_REQUEST_PLACEHOLDER = "[forget request]"
+
+
+_QUESTION_TAIL = re.compile(r"([^.!?:\n]*\?)\s*$")
+
+
+def _focus_tokens(question: str) -> frozenset[str]:
+    """Tokens of the question's last interrogative clause, when a preamble precedes it."""
+    m = _QUESTION_TAIL.search(question.strip())
+    if not m:
+        return frozenset()
+    focus = frozenset(tokenize(m.group(1)))
+    return focus if focus and focus != frozenset(tokenize(question)) else frozenset()
 
 
 @dataclass
@@ -267,8 +280,14 @@ class EraseMem(MemorySystem):
         by_hash = {self.tombstones.hash_token(t): t for t in q_tokens}
         if self._suppressed_conclusion(set(by_hash)):
             return []
-        query = question + (" " + " ".join(by_hash) if self.tombstones.items else "")
-        hits = self.store.index.search(query, k=SEARCH_DEPTH)
+        focus = _focus_tokens(question)
+        hashes = " ".join(by_hash) if self.tombstones.items else ""
+        hits = self.store.index.search(f"{question} {hashes}", k=SEARCH_DEPTH)
+        if focus:  # a preamble (role-play, "override", context) must not crowd out the question
+            focus_hashes = " ".join(h for h, t in by_hash.items() if t in focus) if hashes else ""
+            seen = {h.id for h in hits}
+            hits += [h for h in self.store.index.search(" ".join(sorted(focus)) + " " + focus_hashes, k=SEARCH_DEPTH)
+                     if h.id not in seen]
         if not hits:
             return []
         n_docs = max(len(self.store.index), 1)
@@ -278,7 +297,7 @@ class EraseMem(MemorySystem):
             return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
         weights = {t: idf(t, h) for h, t in by_hash.items()}
-        ranked: list[tuple[float, float, float, str]] = []
+        ranked: list[tuple[float, float, float, float, str]] = []
         for hit in hits:
             stone = self.tombstones.items.get(hit.id)
             if stone is not None:
@@ -291,12 +310,13 @@ class EraseMem(MemorySystem):
                 matched = unit.tokens.intersection(q_tokens)
                 when = unit.timestamp.timestamp()
             coverage = sum(weights[t] for t in matched)
-            ranked.append((-round(coverage, 6), -when, -hit.score, hit.id))
+            focused = sum(weights[t] for t in matched if t in focus) if focus else coverage
+            ranked.append((-round(focused, 6), -round(coverage, 6), -when, -hit.score, hit.id))
         ranked.sort()
 
         items: list[RetrievedItem] = []
         seen_turns: set[str] = set()
-        for _, _, neg_score, doc_id in ranked:
+        for _, _, _, neg_score, doc_id in ranked:
             if doc_id in self.tombstones.items:
                 break  # the question is closer to something forgotten than to what follows
             unit = self.store.units[doc_id]

@@ -65,13 +65,14 @@ def print_report(report: dict) -> None:
     from rich.table import Table
 
     table = Table(title=f"LLM pipeline: {len(report['instances'])} instance(s) in {report['wall_s']:.1f}s")
-    for col in ("stage", "calls", "prompt tok", "completion tok", "wall s", "events"):
-        table.add_column(col, justify="left" if col in ("stage", "events") else "right")
+    for col in ("stage", "calls", "prompt tok", "completion tok", "wall s"):
+        table.add_column(col, justify="left" if col == "stage" else "right")
+    table.add_column("retries, repairs, fallbacks", overflow="fold")
     for name, m in report["stages"].items():
         events = ", ".join(f"{k.split('.', 1)[1]}={v}" for k, v in m.items() if k.startswith("events.") and v)
         table.add_row(name, str(m["calls"]), f"{m['prompt_tokens']:,}", f"{m['completion_tokens']:,}",
                       f"{m['wall_s']:.1f}", events)
-    Console().print(table)
+    Console(width=140).print(table)
 
 
 OFFLINE_DEFAULT_OUT = Path("data/bemula")

@@ -147,5 +147,6 @@ def test_user_turns_out_of_role_are_recognised() -> None:
     name = "Lara Johnson"
     assert _speaks_as_assistant("Hello Lara! How can I help you today?", name)
     assert _speaks_as_assistant("I'm sorry, but I can't assist with that request.", name)
+    assert _speaks_as_assistant("As an artificial intelligence assistant, I do not chat.", name)
     assert _speaks_as_assistant('My pension is $20,000 (using the exact words "$20,000")', name)
     assert not _speaks_as_assistant("My pension fund is $20,000, which feels low.", name)

@@ -91,3 +91,11 @@ def test_system_deletes_what_the_llm_names(tmp_path: Path) -> None:
     assert "Hadley Forge" in system.retrieve("Where do I work as a welder?")[0].text
     stats = system.stats()
     assert stats["receipts"][0]["method"] == "llm" and stats["llm_hook"] == {"calls": 1, "failures": 0}
+
+
+def test_llm_cannot_veto_a_request_the_rules_find() -> None:
+    with FakeOpenAIServer(ScriptedResponder([_answer(is_forget_request=False, request_type="none")])) as server:
+        hook = LLMForgetHook(_client(server))
+        intent = hook.detect("Please don't keep any conclusion about where I commute.", NOW)
+    assert intent is not None and intent.kind == ForgetKind.CONCLUSION
+    assert hook.last_method == "rules (llm said no)"

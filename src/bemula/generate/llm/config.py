@@ -147,7 +147,8 @@ def paper_config() -> LLMPipelineConfig:
 
 
 def tiny_config() -> LLMPipelineConfig:
-    """One short instance with 3 sessions of 8 turns, 6 facts, 1 request: minutes on 2 cores."""
+    """One short instance with 3 sessions of 8 turns, 6 facts, 1 request: ≈10 minutes on 2 cores
+    with the embedded 0.5B model (measured in benchmarks/bench_llm_pipeline.py)."""
     shape = TierShape(sessions=(3, 3), pairs_per_session=(4, 4), facts=(6, 6), derived=(1, 1), requests=(1, 1), span_days=(10, 10))
     return LLMPipelineConfig(
         name="tiny",
@@ -155,6 +156,10 @@ def tiny_config() -> LLMPipelineConfig:
         shapes={Tier.SHORT: shape},
         request_types=(RequestType.F1,),
         facts_per_call=3,
+        # fewer second chances than the paper preset, so a CPU run stays within minutes
+        attempts=2,
+        derived_attempts=2,
+        turn_retries=1,
         preservation_per_request=1,
         retention_per_request=1,
     )

@@ -58,7 +58,7 @@ def prompt_hashes() -> dict[str, str]:
 
 
 #: bump a stage's number when its code changes what it produces (the prompts are hashed anyway)
-STAGE_VERSIONS: dict[str, int] = {"profile": 2, "planning": 1, "simulation": 3, "injection": 1, "questions": 1}
+STAGE_VERSIONS: dict[str, int] = {"profile": 2, "planning": 1, "simulation": 4, "injection": 1, "questions": 1}
 
 #: which cache keys each stage writes (``call:`` answers are keyed by the exact request)
 KEY_PREFIXES: dict[str, tuple[str, ...]] = {

@@ -177,7 +177,7 @@ def unstated_facts(ctx: InstanceContext, text: str, planned: list[Fact]) -> list
 
 _ASSISTANT_PHRASES = re.compile(
     r"\b(how can i (?:help|assist)|i'?m (?:just )?here to help|feel free to ask|as an ai|happy to help you|"
-    r"i am an ai|ai assistant)\b",
+    r"i am an ai|ai assistant|artificial intelligence|language model)\b",
     re.IGNORECASE,
 )
 _ECHOED_INSTRUCTIONS = re.compile(r"\b(director|draft|exact words|in your message)\b", re.IGNORECASE)
@@ -206,8 +206,11 @@ def _user_turn(
             history=_render_history(turns, ctx.config.history_turns),
             directive=_directive(sp, pair, planned, feedback),
         )
+        # a retry runs warmer: the same feedback twice must not be the same request (a cache
+        # would replay the rejected answer)
+        temperature = min(1.5, ctx.config.dialogue_temperature + 0.15 * attempt)
         text = clean_turn(ctx.caller.text(STAGE, messages, max_tokens=ctx.config.turn_max_tokens,
-                                          temperature=ctx.config.dialogue_temperature))
+                                          temperature=temperature))
         if attempt:
             ctx.meters.count(STAGE, "turn_retries")
         if len(text) < 2:

@@ -281,9 +281,14 @@ def fresh_dir(path: Path) -> Path:
 
 
 def fork_workdir(workdir: Path) -> Path:
-    """A new sibling folder for a forked copy of a system (``<workdir>-fork-XXXX``)."""
-    workdir.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f"{workdir.name}-fork-", dir=workdir.parent))
+    """A new folder for a forked copy of a system, inside ``workdir`` (``forks/fork-XXXX``).
+
+    Inside, not beside: the runner removes an instance's work folder when it is done, and
+    the forks must go with it.
+    """
+    forks = workdir / "forks"
+    forks.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="fork-", dir=forks))
 
 
 def sqlite_records(path: Path, store_prefix: str) -> list[StoreRecord]:

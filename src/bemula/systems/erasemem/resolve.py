@@ -54,15 +54,6 @@ META = frozenset(
 )
 
 
-#: words of a conclusion phrase too common to suppress a question on their own
-WEAK_CONCEPT_WORDS = frozenset(
-    tokenize(
-        """city cities place places between two three where time often much many people way day
-        days week weeks whether live lives home work works office town country area"""
-    )
-)
-
-
 @dataclass
 class Resolution:
     """What one request removes (unit ids) and what it leaves behind (tombstone material)."""

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 
 from bemula.index import TextIndex, tokenize
 from bemula.systems.erasemem.categories import unit_categories
@@ -27,20 +27,16 @@ from bemula.systems.erasemem.textutil import REDACTED, redact_tokens
 
 @lru_cache(maxsize=64)
 def _screen_for(tokens: frozenset[str]) -> re.Pattern[str]:
+    """A regex that finds every text holding one of ``tokens`` (and a few more).
+
+    The index's stemmer only strips endings (and turns "-ies" into "-y"), so every token,
+    minus a final "y", is a substring of the lower-cased word it came from.
+    """
     stems = sorted({t[:-1] if t.endswith("y") and len(t) > 1 else t for t in tokens}, key=len, reverse=True)
     return re.compile("|".join(re.escape(s) for s in stems), re.IGNORECASE)
 
 
 _HAS_WORD = re.compile(r"[A-Za-z0-9]")
-
-
-def _may_contain(text: str, tokens: set[str]) -> bool:
-    """False only when no word of ``text`` can have a token in ``tokens``.
-
-    The index's stemmer only strips endings (and turns "-ies" into "-y"), so every token,
-    minus a final "y", is a substring of the lower-cased word it came from.
-    """
-    return _screen_for(frozenset(tokens)).search(text) is not None
 
 
 @dataclass

@@ -41,6 +41,14 @@ def test_partial_match_needs_enough_distinctive_tokens() -> None:
     assert normalize("1,735 euros") == "1735 euros"
     assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "my rent is 1,640 euros") == []
     assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "rent: 1735 EUR a month") == [("n0", "partial")]
+    # the tokens must sit close together: scattered over a sentence they are no residue
+    # ("Sunday afternoon": 2 words + 4 slack = a 6-word span; here they are 13 words apart)
+    sunday = ProtectedValue("R3", "F3", "Sunday afternoon")
+    assert _scan(sunday, "Good afternoon! I need to pick up envelopes from the repair cafe on Sunday.") == []
+    assert _scan(sunday, "on Sunday, late in the afternoon, I swim") == [("n0", "partial")]  # 4 words apart
+    weekly = ProtectedValue("R2", "F4", "135 minutes a week")  # tokens 135, minutes, week; span 8
+    assert _scan(weekly, "my run length is 45 minutes. Just keep that in mind. It's the best part of my week") == []
+    assert _scan(weekly, "so about 135 minutes of running every week") == [("n0", "partial")]
     # a one-word value is matched whole or not at all
     assert _scan(ProtectedValue("R1", "F1", "penicillin"), "penicillins", "Penicillin!") == [("n1", "exact")]
 

@@ -15,8 +15,12 @@ whitespace collapsed, on word boundaries):
 * ``partial`` — for a value with at least two *distinctive* tokens (not a stop-word, at least
   three characters, or two with a digit; thousands separators are dropped first, so
   "1,735" is one token), at least ``max(2, ceil(n/2))`` of its ``n``
-  distinctive tokens appear as words in the same record ("Rue de la Paix 12" is found in
-  "I live at 12 Paix street"). A record is reported once per value, with its strongest kind.
+  distinctive tokens appear as words **close together** in the same record — all within a
+  span of the value's word count plus ``PARTIAL_SLACK`` words ("Rue de la Paix 12" is found
+  in "I live at 12 Paix street"). Why the span: tokens scattered over a sentence do not
+  encode the value — "Good afternoon! … pick up envelopes on Sunday" does not hold "Sunday
+  afternoon", and "45 minutes … the best part of my week" does not hold "135 minutes a
+  week". A record is reported once per value, with its strongest kind.
 
 The run writes ``dumps/<instance>/forget.jsonl`` right after ingesting the forget version,
 so the audit normally reads those; an instance without a dump is re-ingested with the run's
@@ -56,6 +60,9 @@ _THOUSANDS = re.compile(r"(?<=\d)[,.](?=\d{3}(?!\d))")
 
 #: An alias shorter than this once normalised ("O-" -> "o") would match ordinary words.
 MIN_ALIAS_CHARS = 2
+
+#: A partial match's tokens must lie within (value word count + this many) words.
+PARTIAL_SLACK = 4
 
 
 class AuditError(RuntimeError):
@@ -98,18 +105,38 @@ class ProtectedValue:
         self._tokens = distinctive_tokens(normalize(self.value))
         n = len(self._tokens)
         self._partial_needed = max(2, math.ceil(n / 2)) if n >= 2 else None
+        self._partial_span = len(normalize(self.value).split()) + PARTIAL_SLACK
 
-    def match(self, padded_norm: str, words: set[str]) -> str | None:
+    def match(self, padded_norm: str, words: set[str], sequence: list[str] | None = None) -> str | None:
         """``exact``/``alias``/``partial`` or ``None`` for one record (normalised, padded
-        with spaces; its word set)."""
+        with spaces; its word set; its words in order, for the partial span — taken from
+        ``padded_norm`` when not given)."""
         for form, kind in self._forms:
             if form and f" {form} " in padded_norm:
                 return kind
         if self._partial_needed is not None:
-            found = sum(1 for t in self._tokens if t in words)
-            if found >= self._partial_needed:
+            if sum(1 for t in self._tokens if t in words) < self._partial_needed:
+                return None
+            if self._most_tokens_in_span(sequence or padded_norm.split()) >= self._partial_needed:
                 return "partial"
         return None
+
+    def _most_tokens_in_span(self, sequence: list[str]) -> int:
+        """The most distinct value tokens found inside any ``_partial_span`` consecutive words."""
+        wanted = set(self._tokens)
+        hits = [(i, w) for i, w in enumerate(sequence) if w in wanted]
+        best, left = 0, 0
+        counts: dict[str, int] = defaultdict(int)
+        for right, (position, word) in enumerate(hits):
+            counts[word] += 1
+            while position - hits[left][0] >= self._partial_span:
+                old = hits[left][1]
+                counts[old] -= 1
+                if not counts[old]:
+                    del counts[old]
+                left += 1
+            best = max(best, len(counts))
+        return best
 
     def snippet(self, text: str, kind: str) -> str:
         """About ``SNIPPET_CHARS`` characters either side of where the value sits in ``text``."""
@@ -214,13 +241,14 @@ def _matches(values: list[ProtectedValue], records: Iterable[StoreRecord]):
     index = _candidates(values)
     for record in records:
         norm = normalize(record.text)
-        words = set(norm.split())
+        sequence = norm.split()
+        words = set(sequence)
         candidates = sorted({i for w in words & index.keys() for i in index[w]})
         if not candidates:
             continue
         padded = f" {norm} "
         for i in candidates:
-            kind = values[i].match(padded, words)
+            kind = values[i].match(padded, words, sequence)
             if kind is not None:
                 yield record, values[i], kind
 

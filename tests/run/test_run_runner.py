@@ -151,3 +151,28 @@ def test_two_workers_give_the_same_answers(tiny_data: Path, tmp_path: Path) -> N
     assert set(one) == set(two)
     assert all(one[k].answer == two[k].answer for k in one)
     assert summary.turns_saved_by_fork == 38
+
+
+def test_system_stats_and_receipts_reach_the_run_folder(tiny_data: Path, tmp_path: Path) -> None:
+    """erasemem's deletion receipts (one per request: tiny-a F1+F6, tiny-b F4+F3) are gathered
+    into receipts.jsonl with their instance; rebuilt on resume; naive-rag writes none."""
+    from bemula.run.dumps import RECEIPTS_NAME, stats_path
+
+    out = tmp_path / "erasemem"
+    run_benchmark(_config(tiny_data, out, system="erasemem"), progress=False)
+    stats = json.loads(stats_path(out, "tiny-a", Version.FORGET).read_text(encoding="utf-8"))
+    assert stats["requests_detected"] == 2 and len(stats["receipts"]) == 2
+    control = json.loads(stats_path(out, "tiny-a", Version.CONTROL).read_text(encoding="utf-8"))
+    assert control["receipts"] == []  # the control version has no forget request
+    receipts = [json.loads(line) for line in (out / RECEIPTS_NAME).read_text(encoding="utf-8").splitlines()]
+    assert [(r["instance_id"], r["request_kind"]) for r in receipts] == [
+        ("tiny-a", "F1"), ("tiny-a", "F6"), ("tiny-b", "F4"), ("tiny-b", "F3")
+    ]
+    (out / RECEIPTS_NAME).unlink()
+    run_benchmark(_config(tiny_data, out, system="erasemem"), progress=False)  # nothing left to answer
+    assert len((out / RECEIPTS_NAME).read_text(encoding="utf-8").splitlines()) == 4
+
+    plain = tmp_path / "naive"
+    run_benchmark(_config(tiny_data, plain), progress=False)
+    assert stats_path(plain, "tiny-a", Version.FORGET).exists()
+    assert not (plain / RECEIPTS_NAME).exists()

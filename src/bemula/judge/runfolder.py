@@ -17,11 +17,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from bemula.dataset import Dataset
+from bemula.run.dumps import RECEIPTS_NAME
 from bemula.run.records import AnswerRecord, VerdictRecord
 
 META_NAME = "meta.json"
 ANSWERS_NAME = "answers.jsonl"
-RECEIPTS_NAME = "receipts.jsonl"
 
 
 class RunFolderError(ValueError):

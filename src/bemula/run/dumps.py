@@ -1,9 +1,15 @@
-"""Store dumps written during a run (``dumps/<instance>/<version>.jsonl``).
+"""Store dumps and system counters written during a run (``dumps/<instance>/``).
 
 Right after a version is ingested (before any question is asked), the runner writes the
-system's ``dump()`` — every record of every store, as text — so the residue audit can scan
-exactly the state the questions were answered from, without re-ingesting. Written to a
-temporary file and renamed, so a dump on disk is always complete.
+system's ``dump()`` — every record of every store, as text — to ``<version>.jsonl``, so the
+residue audit can scan exactly the state the questions were answered from, without
+re-ingesting; and the system's ``stats()`` to ``<version>.stats.json``. Both are written to
+a temporary file and renamed, so a file on disk is always complete.
+
+``receipts.jsonl`` at the top of the run folder gathers the deletion receipts a system put
+in its forget-version ``stats()["receipts"]`` (one line per request, with its instance id);
+the report shows them. It is rebuilt from the per-instance stats files at the end of every
+``bemula run`` invocation, so a resumed run's receipts are complete.
 """
 
 from __future__ import annotations
@@ -11,11 +17,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from bemula.model import Version
 from bemula.systems.base import StoreRecord
 
 DUMPS_DIR = "dumps"
+RECEIPTS_NAME = "receipts.jsonl"
 
 
 def dump_path(out: Path, instance_id: str, version: Version | str) -> Path:
@@ -45,3 +53,43 @@ def read_dump(path: Path) -> list[StoreRecord]:
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise ValueError(f"{path}:{number}: not a store record ({exc})") from None
     return records
+
+
+def stats_path(out: Path, instance_id: str, version: Version | str) -> Path:
+    return out / DUMPS_DIR / instance_id / f"{Version(version).value}.stats.json"
+
+
+def write_stats(out: Path, instance_id: str, version: Version | str, stats: dict[str, Any]) -> Path:
+    """The system's ``stats()`` for one ingested version (non-JSON values as strings)."""
+    path = stats_path(out, instance_id, version)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(stats, ensure_ascii=False, sort_keys=True, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def write_receipts(out: Path) -> int:
+    """Gather every instance's forget-version receipts into ``receipts.jsonl``; returns how
+    many were written (none: the file is removed, so a system without receipts leaves none).
+    An unreadable stats file is an error naming it — receipts are never silently dropped."""
+    lines: list[str] = []
+    root = out / DUMPS_DIR
+    for path in sorted(root.glob(f"*/{Version.FORGET.value}.stats.json")) if root.is_dir() else []:
+        try:
+            stats = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path}: not a stats file ({exc})") from None
+        receipts = stats.get("receipts") if isinstance(stats, dict) else None
+        for receipt in receipts or []:
+            record = {"instance_id": path.parent.name, **receipt} if isinstance(receipt, dict) else {
+                "instance_id": path.parent.name, "receipt": receipt}
+            lines.append(json.dumps(record, ensure_ascii=False, sort_keys=False, default=str))
+    target = out / RECEIPTS_NAME
+    if not lines:
+        target.unlink(missing_ok=True)
+        return 0
+    tmp = target.with_suffix(".jsonl.tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.replace(tmp, target)
+    return len(lines)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bemula.backbones import Backbone, BackboneAnswer, ProbeBackbone
 from bemula.model import Instance, Question, Version
-from bemula.run.dumps import write_dump
+from bemula.run.dumps import write_dump, write_stats
 from bemula.run.ingest import count_turns, feed, shared_prefix_length, version_steps
 from bemula.run.records import AnswerRecord, RetrievedRecord
 from bemula.systems.base import MemorySystem, RetrievedItem
@@ -129,6 +129,7 @@ def run_instance(
             result.turns_total += count_turns(steps[version])
             write_dump(out, instance.id, version, target.dump())
             result.stats[version.value] = dict(target.stats())
+            write_stats(out, instance.id, version, result.stats[version.value])
             result.ingest_s += time.perf_counter() - t0
             t0 = time.perf_counter()
             _answer_version(

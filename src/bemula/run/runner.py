@@ -31,6 +31,7 @@ from bemula.agent import prompt_hash
 from bemula.backbones import Backbone, open_backbone
 from bemula.dataset import Dataset
 from bemula.model import Instance, Version
+from bemula.run.dumps import write_receipts
 from bemula.run.instance import InstanceResult, run_instance
 from bemula.run.meta import (
     META_FORMAT,
@@ -291,6 +292,10 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
             _run_pool(config, todo, backbone, llm, writer, bar, summary)
     summary.wall_s = time.perf_counter() - started
     _write_summary(out, summary)
+    try:
+        write_receipts(out)
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
     if summary.instances_failed:
         raise RunError(
             f"{len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed)} "

@@ -28,6 +28,16 @@ def test_eval_runs_the_chain_and_resumes(tmp_path: Path) -> None:
         assert f"{system} (probe)" in result.output
     assert (out / "report" / "index.html").is_file()
     assert "report:" in result.output and "Score" in result.output
+    # the residue audit beside the metrics: tiny-a and tiny-b protect 8 values (penicillin;
+    # coffee, flat white; the F4 conclusion's 2 forms; type 2 diabetes, diabetes, metformin).
+    # naive-rag keeps the 6 ever stated (the conclusion never was); erasemem keeps the 2 of
+    # tiny-a's F6 whose unnamed form "flat white" survives its restatement (a known limit)
+    assert "Residues" in result.output
+    assert "2/8" in result.output and "6/8" in result.output
+    report_md = (out / "report" / "report.md").read_text(encoding="utf-8")
+    assert "Residue audit" in report_md and "erasemem (probe): 2 of 8 values" in report_md
+    page = (out / "report" / "index.html").read_text(encoding="utf-8")
+    assert "Deletion receipts — erasemem (probe) (4)" in page  # one per request of tiny-a, tiny-b
     # a second eval resumes: nothing is answered or judged again
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0, again.output

@@ -34,8 +34,9 @@ def _ensure_verdicts(run: Path, judge: str, data: Path | None) -> None:
         run_judge(run, "rules", data=data, progress=False, echo=lambda m: _note(m))
 
 
-def print_table(scores: Sequence, *, title: str = "BEMULA") -> None:
-    """Systems × metrics with 95% intervals, to the terminal."""
+def print_table(scores: Sequence, *, title: str = "BEMULA", residues: dict[str, str] | None = None) -> None:
+    """Systems × metrics with 95% intervals, to the terminal; ``residues`` (label -> text)
+    adds the residue audit's column."""
     from rich.console import Console
     from rich.table import Table
 
@@ -45,8 +46,11 @@ def print_table(scores: Sequence, *, title: str = "BEMULA") -> None:
     table.add_column("System")
     for m in MAIN_METRICS:
         table.add_column(METRIC_LABELS[m], justify="right")
+    if residues is not None:
+        table.add_column("Residues", justify="right")
     for s in scores:
-        table.add_row(s.label, *[cell_text(s.get(m)) for m in MAIN_METRICS])
+        extra = [residues.get(s.label, "–")] if residues is not None else []
+        table.add_row(s.label, *[cell_text(s.get(m)) for m in MAIN_METRICS], *extra)
     Console(width=max(160, 40 + 22 * len(MAIN_METRICS))).print(table)
 
 
@@ -244,19 +248,32 @@ def eval_command(
     if not run_dirs:
         _fail("no system produced answers")
 
+    from bemula.audit import AuditError, audit_run
     from bemula.cli.judge import run_judge
 
+    residues: dict[str, str] = {}
     try:
         for run_dir in run_dirs:
             run_judge(run_dir, "rules", progress=not quiet, echo=lambda m: typer.echo(f"  {m}"))
+            try:
+                audit = audit_run(run_dir, data=data)
+            except AuditError as exc:
+                _note(f"{run_dir.name}: residue audit failed: {exc}")
+            else:
+                residues[run_dir.name] = f"{audit.values_with_residue}/{audit.values_protected}"
         report_dir = out / "report"
         result = write_report(run_dirs, report_dir, judge="rules", n_resamples=resamples)
     except (RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
-    print_table([r.scores for r in result.runs], title=f"BEMULA{'-Lite' if lite else ''} — probe backbone, rule judge")
+    print_table(
+        [r.scores for r in result.runs],
+        title=f"BEMULA{'-Lite' if lite else ''} — probe backbone, rule judge",
+        residues={r.scores.label: residues.get(r.folder.path.name, "–") for r in result.runs},
+    )
     typer.echo(
         "Retrieval-probe figures measure what each system's storage still gives away (an LLM-free "
-        "upper bound on leakage); figures comparable with the paper need an LLM backbone."
+        "upper bound on leakage); figures comparable with the paper need an LLM backbone. "
+        "Residues: protected values still found in a store after the forget request (`bemula audit`)."
     )
     typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {time.perf_counter() - started:.1f} s in all")

@@ -30,7 +30,7 @@ from bemula.judge.questions import InstanceQuestions
 from bemula.metrics.run import score_run
 from bemula.report import html as html_page
 from bemula.report.plots import all_plots
-from bemula.report.tables import Table, all_tables, to_csv, to_latex, to_markdown
+from bemula.report.tables import Table, all_tables, residue_table, to_csv, to_latex, to_markdown
 
 
 @dataclass
@@ -154,6 +154,9 @@ def write_report(
     _unique_labels(runs)
     scores = [r.scores for r in runs]
     tables = all_tables(scores)
+    residues = residue_table([(r.scores.label, a) for r in runs if (a := _audit_summary(r.folder.path)) is not None])
+    if residues is not None:
+        tables.insert(1, residues)
     diffs = differences(runs)
     out.mkdir(parents=True, exist_ok=True)
     (out / "tables").mkdir(exist_ok=True)
@@ -192,6 +195,22 @@ def write_report(
     )
     (out / "index.html").write_text(page, encoding="utf-8")
     return ReportResult(out=out, runs=runs, tables=tables, differences=diffs)
+
+
+def _audit_summary(run: Path) -> dict | None:
+    """The run's ``residues-summary.json`` (written by ``bemula audit``), if any."""
+    from bemula.audit import SUMMARY_NAME
+
+    path = run / SUMMARY_NAME
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: not a JSON object")
+    return data
 
 
 def _subtitle(runs: Sequence[ScoredRun], judge: str, n_resamples: int, seed: int) -> str:

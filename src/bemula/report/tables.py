@@ -65,6 +65,29 @@ def group_table(runs: Sequence[RunScores], dimension: str, metric: str, name: st
     )
 
 
+def residue_table(audits: Sequence[tuple[str, dict]]) -> Table | None:
+    """The residue audit beside the metrics: for each run with a ``residues-summary.json``
+    (label, its content), the share of its protected values still found in a store after
+    the forget request (no interval: it is a count over every value, not a sample)."""
+    rows: list[tuple[str, list[MetricValue | None]]] = []
+    counts: list[str] = []
+    for label, summary in audits:
+        protected = int(summary.get("values_protected") or 0)
+        kept = int(summary.get("values_with_residue") or 0)
+        value = 100.0 * kept / protected if protected else None
+        rows.append((label, [MetricValue(("audit", "all", "residue"), value, None, None, protected)]))
+        counts.append(f"{label}: {kept} of {protected} values, {int(summary.get('residues') or 0)} records")
+    if not rows:
+        return None
+    return Table(
+        name="residues",
+        title="Residue audit: protected values still stored after the request (%)",
+        columns=["Residue %"],
+        rows=rows,
+        note="From `bemula audit` (every store of the system's dump; lower is better). " + "; ".join(counts) + ".",
+    )
+
+
 def all_tables(runs: Sequence[RunScores]) -> list[Table]:
     tables = [
         main_table(runs),

@@ -106,6 +106,18 @@ def test_f3_category(tmp_path: Path) -> None:
     assert "knee" in ask(s, "What did my physiotherapist say about my knee?")
 
 
+def test_f3_takes_units_named_only_by_a_drug_stem(tmp_path: Path) -> None:
+    """"I'm starting metformin" holds no health word; its drug-name stem (-formin) makes it
+    health, and the category purge must look at every unit, not only lexicon-word holders."""
+    s = make(tmp_path)
+    feed(s, BASE + [
+        ("S4", 5, "user", "I'm starting metformin twice a day with meals."),
+        ("S5", 7, "user", "Please forget everything I've told you about my health."),
+    ])
+    assert residue(s, "metformin", "penicillin", "AB negative") == []
+    assert "Carcassonne" in ask(s, "What is my favourite board game?")
+
+
 def test_f4_conclusion_is_suppressed_sources_stay(tmp_path: Path) -> None:
     s = make(tmp_path)
     feed(s, BASE + [

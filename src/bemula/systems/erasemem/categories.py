@@ -246,12 +246,6 @@ def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) 
     return frozenset(found)
 
 
-def category_words(category: str) -> frozenset[str]:
-    """Every index token associated with ``category`` (naming and signalling words)."""
-    names, signals = _compiled()
-    return names.get(category, frozenset()) | signals.get(category, frozenset())
-
-
 def concept_expansion(tokens: set[str]) -> set[str]:
     """Index tokens of the concepts that ``tokens`` mention, synonyms included."""
     out: set[str] = set()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bemula.index import tokenize
-from bemula.systems.erasemem.categories import categories_in, category_words, concept_expansion
+from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
@@ -141,8 +141,9 @@ def resolve(
 
     elif intent.kind == ForgetKind.CATEGORY:
         cats = set(intent.categories) or set(categories_in(" ".join(intent.targets)))
-        words = frozenset().union(*(category_words(c) for c in cats)) if cats else frozenset()
-        for unit in store.units_containing(words) if len(words) < 400 else store.user_units():
+        # every user unit, not only those holding a lexicon word: a unit can belong to a
+        # category by a pattern alone ("starting metformin" is health by its drug-name stem)
+        for unit in store.user_units():
             if unit.categories & cats:
                 selected[unit.id] = unit
         if not cats:  # a topic, not a category: everything that matches the description
@@ -320,6 +321,10 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
             words = set(tokenize(m.group(1)))
             if words and not words & old_tokens - anchors and not words & anchors:
                 return f"My {m.group(1)} is {new_value}."
+    # only the named old value is replaced: the old statement's other rare words may be its
+    # attribute ("my favourite *cuisine*"), which the restatement needs to be found; the
+    # price is that an unnamed other form of the old value ("a flat white" beside "coffee")
+    # survives in the restatement (docs/erasemem.md, limits)
     return substitute(old_text, anchors or old_tokens, new_value)
 
 

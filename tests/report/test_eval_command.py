@@ -42,3 +42,15 @@ def test_eval_runs_the_chain_and_resumes(tmp_path: Path) -> None:
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0, again.output
     assert "0 answered now" in again.output and "(0 judged now" in again.output
+
+
+def test_default_systems_use_the_registry_names() -> None:
+    """Every registered system is either run or named in a note, by its registry name
+    ("a-mem", whose module is adapters/amem.py, was once reported as "amem")."""
+    from bemula.cli.report import default_systems
+    from bemula.systems.base import registry
+
+    runnable, notes = default_systems()
+    assert runnable[:3] == ["full-context", "naive-rag", "erasemem"]
+    named = runnable + [note.split(":", 1)[0] for note in notes]
+    assert sorted(named) == sorted(registry())

@@ -165,17 +165,12 @@ def report_command(
 
 def default_systems() -> tuple[list[str], list[str]]:
     """Built-in systems runnable offline (no LLM, package present), and notes on the others."""
-    from bemula.systems import BUILTIN_MODULES
     from bemula.systems.base import registry
 
-    systems = registry()
-    builtin_names = [m.rsplit(".", 1)[1].replace("_", "-") for m in BUILTIN_MODULES]
     runnable, notes = [], []
-    for name in builtin_names:
-        info = systems.get(name)
-        if info is None:
-            notes.append(f"{name}: not available in this installation, skipped")
-        elif not info.available:
+    # the registry's own names ("a-mem" lives in module adapters/amem.py), in registration order
+    for name, info in registry().items():
+        if not info.available:
             notes.append(f"{name}: not installed ({info.install_hint}), skipped")
         elif info.needs not in ("", "nothing"):
             notes.append(f"{name}: needs {info.needs}, skipped with the offline probe backbone")

@@ -54,3 +54,18 @@ def test_copy_is_independent() -> None:
 def test_unknown_index_kind_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown index kind"):
         make_index("nope")
+
+
+def test_add_tokens_is_add_without_tokenising_again() -> None:
+    """A caller that already tokenised a text (erasemem's units) gets the same index."""
+    from bemula.index import tokenize
+    from bemula.index.lexical import BM25Index
+
+    texts = {"a": "I moved to Lyon in March.", "b": "My sister lives in Lyon.", "c": "Tea every morning."}
+    plain, pre = BM25Index(), BM25Index()
+    for doc_id, text in texts.items():
+        plain.add(doc_id, text)
+        pre.add_tokens(doc_id, text, tokenize(text))
+    pre.add_tokens("a", texts["a"], tokenize(texts["a"]))  # replacing keeps the counts right
+    assert len(pre) == len(plain) == 3
+    assert pre.search("Lyon sister", k=3) == plain.search("Lyon sister", k=3)

@@ -21,6 +21,11 @@ class TextIndex(abc.ABC):
     def add(self, doc_id: str, text: str) -> None:
         """Index ``text`` under ``doc_id`` (replacing any earlier text with that id)."""
 
+    def add_tokens(self, doc_id: str, text: str, tokens: list[str]) -> None:
+        """Index ``text`` whose lexical tokens (``bemula.index.tokenize``) the caller already
+        has: a lexical index uses them instead of tokenising again; others use the text."""
+        self.add(doc_id, text)
+
     @abc.abstractmethod
     def remove(self, doc_id: str) -> None:
         """Drop ``doc_id``; unknown ids are ignored."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 from bemula.index.base import SearchHit, TextIndex
 
@@ -27,8 +28,10 @@ STOPWORDS = frozenset(
 )
 
 
+@lru_cache(maxsize=1 << 16)
 def _stem(token: str) -> str:
-    """A deliberately light stemmer: plural and common verb endings only."""
+    """A deliberately light stemmer: plural and common verb endings only. Cached: a
+    dialogue's vocabulary is small and every turn, unit and question is stemmed."""
     for suffix, min_len in (("ies", 5), ("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
         if len(token) >= min_len and token.endswith(suffix):
             if suffix == "ies":
@@ -66,9 +69,12 @@ class BM25Index(TextIndex):
         return len(self._docs)
 
     def add(self, doc_id: str, text: str) -> None:
+        self.add_tokens(doc_id, text, tokenize(text))
+
+    def add_tokens(self, doc_id: str, text: str, tokens: list[str]) -> None:
         if doc_id in self._docs:
             self.remove(doc_id)
-        counts = Counter(tokenize(text))
+        counts = Counter(tokens)
         self._docs[doc_id] = counts
         length = sum(counts.values())
         self._lengths[doc_id] = length

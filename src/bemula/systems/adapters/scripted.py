@@ -146,10 +146,43 @@ class ScriptedMemoryModel:
             self._count("langmem.manage")
             tools = {t.get("function", {}).get("name") for t in body.get("tools") or []}
             return self._langmem_manage(prompt, tools)
+        if "You are a Personal Information Extractor" in prompt:
+            self._count("lightmem.extract")
+            return self._lightmem_extract(_content(messages[-1]))
+        if "You are a memory management assistant" in prompt and "Target memory:" in prompt:
+            self._count("lightmem.update")
+            return self._lightmem_update(_content(messages[-1]))
         if self.fallback is not None:
             self._count("fallback")
             return self.fallback
         raise UnknownPrompt(f"no scripted answer for prompt starting {prompt[:120]!r}")
+
+    # -- LightMem (zjunlp/LightMem, source) --------------------------------------------
+    def _lightmem_extract(self, segments: str) -> str:
+        """Flat extraction: ``{"data": [{source_id, fact}]}`` for each user line of the topics."""
+        data = []
+        for line in segments.splitlines():
+            match = re.match(r"(?:\[[^\]]*\] )?(?P<sid>\d+)\.(?P<speaker>[^:]+): (?P<text>.*)", line.strip())
+            if not match or match["speaker"].lower() != "user":
+                continue
+            data += [{"source_id": int(match["sid"]), "fact": fact} for fact in self.facts_for(match["text"])]
+        return json.dumps({"data": data})
+
+    def _lightmem_update(self, request: str) -> str:
+        """Offline update of one (older) target against later similar memories.
+
+        LightMem's rules: a direct conflict with a later memory deletes the target. A later
+        request to forget the target's value, or a new value replacing it, is such a conflict.
+        """
+        target = _after(request, "Target memory:")
+        candidates = [line[2:].strip() for line in request.split("Candidate memories:", 1)[-1].splitlines() if line.startswith("- ")]
+        for candidate in candidates:
+            rule = self._rule_of_fact.get(candidate)
+            if rule is None:
+                continue
+            if any(s.lower() in target.lower() for s in (*rule.deletes, rule.replaces) if s):
+                return json.dumps({"action": "delete"})
+        return json.dumps({"action": "ignore"})
 
     # -- LangMem 0.0.30 (tool calls through trustcall) ---------------------------------
     def _langmem_manage(self, prompt: str, tools: set[str]) -> dict[str, Any] | str:

@@ -295,9 +295,18 @@ _SCREEN = re.compile(
 )
 
 
+#: Plain substrings one of which every ``_SCREEN`` match contains (its verbs and negations):
+#: on lower-cased text this literal alternation is ~5x cheaper than ``_SCREEN``, which then
+#: runs on the quarter of user turns that pass (measured on the generated benchmark).
+_QUICK_SCREEN = re.compile(
+    "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
+    "rid|throw|let|cross|take|replace|don|not|never|longer|want|rather|prefer"
+)
+
+
 def parse_forget_request(text: str) -> ForgetIntent | None:
     """The forget request in a user turn, or ``None`` when the turn asks for no removal."""
-    if not _SCREEN.search(text):
+    if not _QUICK_SCREEN.search(text.lower()) or not _SCREEN.search(text):
         return None
     return _parse(text)
 

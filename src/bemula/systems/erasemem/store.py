@@ -144,11 +144,13 @@ class MemoryStore:
     def add_unit(self, turn: RawTurn, text: str) -> Unit | None:
         if not _HAS_WORD.search(text):
             return None
-        unit = Unit(f"u{self._next_unit:06d}", turn.id, turn.session_id, turn.timestamp, text)
+        tokens = tokenize(text)  # once, for the index and the unit
+        unit = Unit(f"u{self._next_unit:06d}", turn.id, turn.session_id, turn.timestamp, text,
+                    _tokens=frozenset(tokens))
         self._next_unit += 1
         self.units[unit.id] = unit
         turn.unit_ids.append(unit.id)
-        self.index.add(unit.id, text)
+        self.index.add_tokens(unit.id, text, tokens)
         if self._doc_freq is not None:
             self._doc_freq.update(unit.tokens)
         return unit

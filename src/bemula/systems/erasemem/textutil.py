@@ -7,6 +7,7 @@ exactly what the BM25 index sees (same lower-casing, stop words and light stemmi
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from bemula.index import tokenize
 
@@ -31,12 +32,19 @@ _ABBREVIATION = re.compile(
 _INITIAL = re.compile(r"(?:^|\s)[A-Z]\.$")
 
 
+def _may_abbreviate(text: str) -> bool:
+    """Cheap screen: the last word of ``text`` is short enough to be "Dr." or an initial
+    (every abbreviation matched below has at most 6 characters before its dot)."""
+    space = text.rfind(" ")
+    return len(text) - space - 1 <= 7
+
+
 def _merge_abbreviations(parts: list[str]) -> list[str]:
     """Undo splits after "Dr." / "St." / initials: they end words, not sentences."""
     merged: list[str] = []
     for part in parts:
         last = merged[-1] if merged else ""
-        if last.endswith(".") and (_ABBREVIATION.search(last) or _INITIAL.search(last)):
+        if last.endswith(".") and _may_abbreviate(last) and (_ABBREVIATION.search(last) or _INITIAL.search(last)):
             merged[-1] = f"{merged[-1]} {part}"
         else:
             merged.append(part)
@@ -96,10 +104,16 @@ def word_spans(text: str) -> list[tuple[int, int, set[str]]]:
     """(start, end, normalised tokens) for every word of ``text`` that has any token."""
     spans: list[tuple[int, int, set[str]]] = []
     for match in _WORD.finditer(text):
-        toks = set(tokenize(match.group(0)))
+        toks = _word_tokens(match.group(0))
         if toks:
-            spans.append((match.start(), match.end(), toks))
+            spans.append((match.start(), match.end(), set(toks)))
     return spans
+
+
+@lru_cache(maxsize=1 << 15)
+def _word_tokens(word: str) -> frozenset[str]:
+    """One word's tokens (cached: purges and scrubs re-read the same vocabulary)."""
+    return frozenset(tokenize(word))
 
 
 def redact_tokens(text: str, tokens: set[str]) -> tuple[str, int]:

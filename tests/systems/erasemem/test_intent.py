@@ -223,3 +223,24 @@ def test_more_categories(description: str, category: str) -> None:
     from bemula.systems.erasemem.categories import categories_in
 
     assert category in categories_in(description)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please get rid\n of my old number.",
+        "I'd rather you   didn't keep that.",
+        "Don’t store my salary anywhere.",
+        "You no\tlonger need to keep my address.",
+        "Never again make guesses about where I work.",
+        "LET GO of what I said about my ex.",
+        "Cross out my gym days, please.",
+    ],
+)
+def test_quick_screen_never_rejects_what_the_full_screen_accepts(text: str) -> None:
+    """The cheap pre-screen is a necessary condition: whitespace, case and curly quotes
+    vary, and every turn the full screen accepts must pass it."""
+    from bemula.systems.erasemem.intent import _SCREEN, _may_be_request
+
+    assert _SCREEN.search(text)
+    assert _may_be_request(text)

@@ -52,6 +52,19 @@ class RawTurn:
     #: what the text holds, to skip turns a purge cannot touch; computed on first need
     tokens: frozenset[str] | None = None
     edited: bool = False  # the text no longer is what was said (a purge touched it)
+    #: (text, text.lower()) kept for purge screens; valid only while ``text`` is that object
+    _lowered: tuple[str, str] | None = field(default=None, repr=False, compare=False)
+
+    def lowered(self) -> str:
+        if self._lowered is None or self._lowered[0] is not self.text:
+            self._lowered = (self.text, self.text.lower())
+        return self._lowered[1]
+
+    def copy(self) -> RawTurn:
+        """A copy with its own unit list (the constructor directly: ``dataclasses.replace``
+        and ``copy.copy`` cost several times more, on every turn of every fork)."""
+        return RawTurn(self.id, self.role, self.session_id, self.timestamp, self.text,
+                       list(self.unit_ids), self.tokens, self.edited, self._lowered)
 
     def token_set(self) -> frozenset[str]:
         if self.tokens is None:
@@ -137,16 +150,15 @@ class MemoryStore:
         untouched turn instead of a tokenisation of the whole dialogue."""
         if not tokens:
             return []
-        stems = _substring_stems(frozenset(tokens))
+        # one literal alternation on lower-cased text (no IGNORECASE: several times faster)
+        screen = re.compile("|".join(re.escape(stem) for stem in _substring_stems(frozenset(tokens))))
         out = []
         for turn in self.turns.values():
             if turn.tokens is None and turn.role == "user" and not turn.edited and turn.unit_ids:
                 # an untouched user turn is exactly its sentences: reuse their tokens
                 turn.tokens = frozenset().union(*(self.units[u].tokens for u in turn.unit_ids if u in self.units))
-            if turn.tokens is None:
-                lowered = turn.text.lower()
-                if not any(stem in lowered for stem in stems):
-                    continue
+            if turn.tokens is None and not screen.search(turn.lowered()):
+                continue
             if not turn.token_set().isdisjoint(tokens):
                 out.append(turn)
         return out
@@ -238,7 +250,7 @@ class MemoryStore:
     def copy(self) -> MemoryStore:
         other = MemoryStore(
             index=self.index.copy(),
-            turns={tid: replace(t, unit_ids=list(t.unit_ids)) for tid, t in self.turns.items()},
+            turns={tid: t.copy() for tid, t in self.turns.items()},
             units=dict(self.units),
             sessions=list(self.sessions),
             _doc_freq=Counter(self._doc_freq) if self._doc_freq is not None else None,

@@ -72,6 +72,8 @@ def split_sentences(text: str) -> list[str]:
 
 
 _ASIDE_WORDS = re.compile(r"[A-Za-z']+")
+_DIGIT = re.compile(r"\d")
+_SELF_WORDS = frozenset(("my", "mine", "i'm", "me"))
 
 
 def _is_aside(sentence: str) -> bool:
@@ -80,9 +82,9 @@ def _is_aside(sentence: str) -> bool:
     if len(sentence) > 48:
         return False
     words = _ASIDE_WORDS.findall(sentence)
-    if len(words) > 6 or any(ch.isdigit() for ch in sentence):
+    if len(words) > 6 or _DIGIT.search(sentence):
         return False
-    if any(w.lower() in ("my", "mine", "i'm", "me") for w in words):
+    if not _SELF_WORDS.isdisjoint(w.lower() for w in words):
         return False
     return not any(w[0].isupper() for w in words[1:] if w not in ("I", "I'd", "I'm", "I've", "I'll"))
 

@@ -165,11 +165,19 @@ def report_command(
 
 def default_systems() -> tuple[list[str], list[str]]:
     """Built-in systems runnable offline (no LLM, package present), and notes on the others."""
+    from bemula.systems import BUILTIN_MODULES
     from bemula.systems.base import registry
 
+    def rank(item: tuple[int, tuple[str, object]]) -> tuple[int, int]:
+        """Built-in modules' order first (not import order, which varies), then the rest."""
+        position, (_, info) = item
+        module = getattr(getattr(info, "factory", None), "__module__", "")
+        builtin = [i for i, m in enumerate(BUILTIN_MODULES) if module == m or module.startswith(m + ".")]
+        return (builtin[0] if builtin else len(BUILTIN_MODULES), position)
+
     runnable, notes = [], []
-    # the registry's own names ("a-mem" lives in module adapters/amem.py), in registration order
-    for name, info in registry().items():
+    # the registry's own names ("a-mem" lives in module adapters/amem.py)
+    for _, (name, info) in sorted(enumerate(registry().items()), key=rank):
         if not info.available:
             notes.append(f"{name}: not installed ({info.install_hint}), skipped")
         elif info.needs not in ("", "nothing"):

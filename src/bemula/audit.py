@@ -127,7 +127,7 @@ class ProtectedValue:
         hits = [(i, w) for i, w in enumerate(sequence) if w in wanted]
         best, left = 0, 0
         counts: dict[str, int] = defaultdict(int)
-        for right, (position, word) in enumerate(hits):
+        for position, word in hits:
             counts[word] += 1
             while position - hits[left][0] >= self._partial_span:
                 old = hits[left][1]

@@ -80,15 +80,27 @@ def build_messages(
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
+#: Prompt tokens a memory line costs besides its text: the ``[n] YYYY-MM-DD HH:MM (store) ``
+#: prefix and the newline. BPE tokenizers of current open models (Qwen2.5, Llama 3) give
+#: every digit its own token, so the prefix's 13-15 digits alone are ~15 tokens; measured
+#: with Qwen2.5's tokenizer the whole prefix is ~25 (benchmarks/bench_token_estimate.py).
+ITEM_OVERHEAD_TOKENS = 26
+
+
 def estimate_tokens(text: str) -> int:
-    """A tokenizer-free estimate (≈4 characters per token for English), used only to decide
-    how much raw history fits a window; errs on the long side via the per-item overhead."""
-    return len(text) // 4 + 1
+    """A tokenizer-free estimate, used only to decide how much raw history fits a window.
+
+    ≈4 characters per token for English words, but one token per digit (numbers are split
+    into digits by the tokenizers of the local models). Errs on the long side: too low and
+    the prompt overflows the server's slot, too high only drops the oldest line or two.
+    """
+    digits = sum(ch.isdigit() for ch in text)
+    return (len(text) - digits) // 4 + digits + 1
 
 
 def item_tokens(item: RetrievedItem) -> int:
     """Estimated prompt tokens one memory line costs (text + index, timestamp, store)."""
-    return estimate_tokens(item.text) + 12
+    return estimate_tokens(item.text) + ITEM_OVERHEAD_TOKENS
 
 
 def prompt_hash() -> str:

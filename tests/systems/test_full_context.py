@@ -20,14 +20,17 @@ def _system(tmp_path: Path, window: int | None):
 
 
 def test_window_keeps_the_newest_turns_in_order(tmp_path: Path) -> None:
-    system = _system(tmp_path, RESERVED_TOKENS + 50)
+    system = _system(tmp_path, RESERVED_TOKENS + 80)
     for i in range(4):
         system.ingest(_turn(i, f"{i}" + "x" * 33))  # "user: " + 34 chars = 40 chars
     from bemula.systems.base import RetrievedItem
 
-    assert item_tokens(RetrievedItem(text="u" * 40)) == 40 // 4 + 1 + 12 == 23
+    assert item_tokens(RetrievedItem(text="u" * 40)) == 40 // 4 + 1 + 26 == 37
+    # a digit is a token of its own: "user: 0xxx…" is 39 letters/4 + 1 digit + 1 + 26 = 37
+    assert item_tokens(RetrievedItem(text="user: 0" + "x" * 33)) == 37
+    assert item_tokens(RetrievedItem(text="2025-08-02")) == 2 // 4 + 8 + 1 + 26 == 35
     items = system.retrieve("anything at all?")
-    # budget 50 tokens: two items (46) fit, a third (69) does not
+    # budget 80 tokens: two items (74) fit, a third (111) does not
     assert [it.text[6] for it in items] == ["2", "3"]
     assert [it.id for it in items] == ["t000002", "t000003"]
 

@@ -50,6 +50,10 @@ class StoreRecord:
     text: str
 
 
+_TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+_FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+
+
 @dataclass
 class SystemContext:
     """What the harness gives a system at construction.
@@ -72,6 +76,25 @@ class SystemContext:
         from bemula.index import make_index
 
         return make_index(self.index_kind)
+
+    def flag(self, key: str, default: bool) -> bool:
+        """An on/off option, strictly parsed.
+
+        Options reach a system as the CLI typed them (``-o llm_hook=false`` gives the string
+        "false", which Python would treat as true), so every spelling is read here, in one
+        place; anything that is not clearly on or off is an error, not a guess.
+        """
+        value = self.options.get(key, default)
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return bool(value)
+        text = str(value).strip().lower()
+        if text in _TRUE_WORDS:
+            return True
+        if text in _FALSE_WORDS:
+            return False
+        raise ValueError(f"option {key}={value!r}: expected one of true/false, 1/0, yes/no, on/off")
 
 
 class SystemUnavailable(RuntimeError):

@@ -249,7 +249,7 @@ class LightMemSystem(MemorySystem):
         self.chat = chat_endpoint(context, self.name)
         self.embedder = embedding_endpoint(context, self.name)
         self.top_k = int(context.options.get("top_k", DEFAULT_TOP_K))
-        self.offline_update = str(context.options.get("offline_update", "false")).lower() in ("1", "true", "yes")
+        self.offline_update = context.flag("offline_update", False)
         self.update_threshold = float(context.options.get("update_threshold", DEFAULT_UPDATE_THRESHOLD))
         self._memory: Any = None
         self._reset_state()

@@ -82,10 +82,10 @@ class EraseMem(MemorySystem):
         if self.item_text not in ("turn", "unit"):
             raise ValueError(f"erasemem: item_text must be 'turn' or 'unit', got {self.item_text!r}")
         self._detector = None
-        if context.llm is not None and context.options.get("llm_hook", True):
+        if context.llm is not None and context.flag("llm_hook", True):
             from bemula.systems.erasemem.llm_hook import LLMForgetHook
 
-            self._detector = LLMForgetHook(context.llm)
+            self._detector = LLMForgetHook(context.llm, llm_first=context.flag("llm_first", False))
         self.reset()
 
     # ------------------------------------------------------------------ lifecycle

@@ -120,8 +120,9 @@ def test_remarks_about_the_users_own_memory_never_reach_the_llm() -> None:
         "Hmm, I keep forgetting the bread knife. How do I make sure I remember tomorrow?",
         "My passport number is X123, in case you need it. I never remember details like that.",
         "Remind me to buy a birthday card, I always forget.",
+        "Oh, and I keep forgetting coat hangers. How do I make sure I remember late tonight?",
     ]
-    with FakeOpenAIServer(ScriptedResponder([_answer(targets=["instrument"])] * 4)) as server:
+    with FakeOpenAIServer(ScriptedResponder([_answer(targets=["instrument"])] * 5)) as server:
         hook = LLMForgetHook(_client(server))
         for text in remarks:
             assert hook.detect(text, NOW) is None, text

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: turns worth asking the LLM about (everything else is certainly not a forget request)
 LLM_SCREEN = re.compile(
     r"\b(?:forget\w*|forgot|remember\w*|delet\w*|remov\w*|eras\w*|wip\w*|purg\w*|scrub\w*|clear\w*|"
-    r"drop\w*|discard\w*|unlearn\w*|expunge\w*|rid|keep\w*|kept|stor\w*|hold\w*|hang\w*|record\w*|memor\w*|"
+    r"drop\w*|discard\w*|unlearn\w*|expunge\w*|rid|keep\w*|kept|stor\w*|hold\w*|hang(?:s|ing)?\s+on\w*|record\w*|memor\w*|"
     r"note\w*|privat\w*|comfortable|limits|replace\w*|switch\w*|instead|anymore|longer|correct\w*|"
     r"conclu\w*|infer\w*|assum\w*|deduc\w*|figur\w*|together|overshar\w*|regret\w*|shouldn't|"
     r"mind)\b",

@@ -87,7 +87,7 @@ def test_system_deletes_what_the_llm_names(tmp_path: Path) -> None:
         calls = len(server.requests)
     assert calls == 1  # only the screened-in turn reached the model
     assert not any("negative" in r.text.lower() for r in system.dump())
-    assert system.retrieve("What is my blood type?") == []
+    assert [item.store for item in system.retrieve("What is my blood type?")] == ["notice"]
     assert "Hadley Forge" in system.retrieve("Where do I work as a welder?")[0].text
     stats = system.stats()
     assert stats["receipts"][0]["method"] == "llm" and stats["llm_hook"] == {"calls": 1, "failures": 0}

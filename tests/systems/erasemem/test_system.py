@@ -190,3 +190,40 @@ def test_tombstones_hold_no_text(tmp_path: Path) -> None:
     assert stones and all("negative" not in t.lower() and "blood" not in t.lower() for t in stones)
     receipts = [r.text for r in s.dump() if r.store == "receipts"]
     assert receipts and all("negative" not in t.lower() for t in receipts)
+
+
+def _with_llm_reader(tmp_path: Path, **options: object) -> EraseMem:
+    """erasemem as an LLM backbone's run builds it; the hook is off, so no call is made."""
+    from bemula.llm.client import LLMClient, LLMConfig
+
+    client = LLMClient(LLMConfig(model="unused", base_url="http://127.0.0.1:9/v1", max_retries=0))
+    system = create_system("erasemem", SystemContext(workdir=tmp_path, llm=client,
+                                                     options={"llm_hook": "false", **options}))
+    assert isinstance(system, EraseMem)
+    return system
+
+
+def test_an_llm_reader_gets_a_content_free_notice_instead_of_empty_memory(tmp_path: Path) -> None:
+    system = _with_llm_reader(tmp_path)
+    feed(system, BASE + [("S4", 5, "user", "Please forget my blood type.")])
+    guess = system.retrieve("Yes or no: you have my blood type down as AB negative, right?")
+    never_said = system.retrieve("Yes or no: you have my shoe size down as 44, right?")
+    assert [item.store for item in guess] == ["notice"]
+    assert "I don't have that information." in guess[0].text
+    assert "negative" not in guess[0].text.lower() and "blood" not in guess[0].text.lower()
+    # forgotten and never stated look the same: the notice does not reveal a deletion
+    assert never_said == guess
+    # a live fact is returned as before, without the notice
+    work = system.retrieve("Where do I work as a welder?")
+    assert work and all(item.store != "notice" for item in work) and "Hadley Forge" in work[0].text
+    # a fork keeps the setting
+    assert [item.store for item in system.fork().retrieve("What is my blood type?")] == ["notice"]
+
+
+def test_the_notice_is_off_for_the_probe_and_on_request(tmp_path: Path) -> None:
+    probe_system = make(tmp_path / "probe")
+    feed(probe_system, BASE + [("S4", 5, "user", "Please forget my blood type.")])
+    assert probe_system.retrieve("What is my blood type?") == []
+    off = _with_llm_reader(tmp_path / "off", empty_notice="false")
+    feed(off, BASE + [("S4", 5, "user", "Please forget my blood type.")])
+    assert off.retrieve("What is my blood type?") == []

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bemula.agent import NOT_AVAILABLE
 from bemula.index import tokenize
 from bemula.systems.base import (
     MemorySystem,
@@ -43,6 +44,12 @@ DEFAULT_TOP_K = 5
 #: how many index hits retrieval looks at before deciding (units and tombstones together)
 SEARCH_DEPTH = 30
 FORGET_REQUEST_PLACEHOLDER = "[forget request]"
+#: what an LLM backbone is shown instead of an empty memory (``empty_notice``): content-free,
+#: and the same for a forgotten topic as for one never mentioned
+EMPTY_NOTICE = (
+    "Nothing in memory answers this question. Do not guess, and do not confirm or deny "
+    f'anything the question suggests: reply "{NOT_AVAILABLE}"'
+)
 
 
 _QUESTION_TAIL = re.compile(r"([^.!?:\n]*\?)\s*$")
@@ -81,6 +88,8 @@ class EraseMem(MemorySystem):
         self.item_text = str(context.options.get("item_text", "turn"))
         if self.item_text not in ("turn", "unit"):
             raise ValueError(f"erasemem: item_text must be 'turn' or 'unit', got {self.item_text!r}")
+        # an LLM reads what retrieve returns: tell it plainly when memory holds nothing
+        self.empty_notice = context.flag("empty_notice", context.llm is not None)
         self._detector = None
         if context.llm is not None and context.flag("llm_hook", True):
             from bemula.systems.erasemem.llm_hook import LLMForgetHook
@@ -103,6 +112,7 @@ class EraseMem(MemorySystem):
         other.context = self.context
         other.top_k = self.top_k
         other.item_text = self.item_text
+        other.empty_notice = self.empty_notice
         other._detector = self._detector
         other.store = self.store.copy()
         other.tombstones = self.tombstones.copy()
@@ -266,6 +276,22 @@ class EraseMem(MemorySystem):
     # ------------------------------------------------------------------ retrieval
 
     def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
+        """Best live units for ``question``; when there are none, the content-free notice.
+
+        An empty MEMORY section is not enough for a small LLM: asked "you have my move-in
+        month down as January 2023, right?" with nothing retrieved, the embedded 1.5B said
+        "Yes." (docs/erasemem.md). So with an LLM reading the items (``empty_notice``, on by
+        default with an LLM backbone, off with the probe, which needs no telling) an empty
+        result becomes one item saying that memory holds nothing on this and the answer must
+        not guess or confirm. The notice is the same whether the topic was forgotten or never
+        stated, so it reveals neither what was removed nor that anything was.
+        """
+        items = self._retrieve_units(question)
+        if not items and self.empty_notice:
+            return [RetrievedItem(text=EMPTY_NOTICE, store="notice", id="notice")]
+        return items
+
+    def _retrieve_units(self, question: str) -> list[RetrievedItem]:
         """Best live units for ``question`` — or nothing, when it is about something forgotten.
 
         Candidates (live units and tombstones) come from BM25 over both; they are then ranked

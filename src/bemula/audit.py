@@ -182,7 +182,7 @@ class AuditView(BaseModel):
 
 def load_view(dataset: Dataset, instance_id: str) -> AuditView:
     try:
-        return AuditView.model_validate_json(dataset.path(instance_id).read_bytes())
+        return AuditView.model_validate_json(dataset.read_bytes(instance_id))
     except (ValidationError, OSError):
         dataset.load(instance_id)  # raises the error naming file and location
         raise

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -22,7 +23,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bemula.model import Instance, InstanceEntry, Manifest, Tier
+from bemula.model import SAFE_ID_PATTERN, Instance, InstanceEntry, Manifest, Tier
+from bemula.safeio import UnsafePath, confined, read_regular
 
 MANIFEST_NAME = "manifest.json"
 INSTANCES_DIR = "instances"
@@ -65,22 +67,42 @@ def dataset_checksum(entries: Iterable[InstanceEntry]) -> str:
     return sha256_bytes("\n".join(lines).encode("utf-8"))
 
 
-def _read_json(path: Path) -> Any:
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def read_file(path: Path | str) -> bytes:
+    """A dataset file's bytes (regular files only); any problem is a one-line ``DatasetError``."""
     try:
-        raw = path.read_bytes()
+        return read_regular(path)
     except FileNotFoundError:
         raise DatasetError(path, "", "file not found") from None
-    return decode_json(raw, path)
+    except UnsafePath as exc:
+        raise DatasetError(path, "", str(exc).removeprefix(f"{path}: ")) from None
+
+
+def json_bytes(raw: bytes) -> bytes:
+    """The JSON text of a file: a leading UTF-8 byte-order mark (editors on Windows add one)
+    is dropped, so the validator and the runner read exactly the same thing."""
+    return raw[len(UTF8_BOM):] if raw.startswith(UTF8_BOM) else raw
+
+
+def _read_json(path: Path) -> Any:
+    return decode_json(read_file(path), path)
 
 
 def decode_json(raw: bytes, path: Path | str) -> Any:
-    """Parse a file's bytes as JSON; a failure is a ``DatasetError`` naming line and column."""
+    """Parse a file's bytes as JSON; a failure is a ``DatasetError`` naming line and column
+    (or saying what limit a hostile file broke: nesting depth, integer size)."""
     try:
-        return json.loads(raw)
+        return json.loads(json_bytes(raw))
     except json.JSONDecodeError as exc:
         raise DatasetError(path, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}") from None
     except UnicodeDecodeError as exc:
         raise DatasetError(path, f"byte {exc.start}", "not UTF-8") from None
+    except RecursionError:
+        raise DatasetError(path, "", "invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
+        raise DatasetError(path, "", f"invalid JSON: {exc}") from None
 
 
 def _parse(model: type, data: Any, path: Path):
@@ -132,14 +154,26 @@ class Dataset:
         raise KeyError(f"instance {instance_id!r} is not in {self.root / MANIFEST_NAME}")
 
     def path(self, instance_id: str) -> Path:
-        return self.root / self.entry(instance_id).file
+        """The instance's file, refused (``DatasetError``) if the manifest points outside
+        the dataset folder."""
+        return self.entry_path(self.entry(instance_id))
+
+    def entry_path(self, entry: InstanceEntry) -> Path:
+        try:
+            return confined(self.root, entry.file)
+        except UnsafePath:
+            raise DatasetError(self.root / MANIFEST_NAME, "", f"instance file {entry.file!r} is outside the dataset folder") from None
+
+    def read_bytes(self, instance_id: str) -> bytes:
+        """The instance file's JSON bytes (regular file inside the folder, BOM dropped)."""
+        return json_bytes(read_file(self.path(instance_id)))
 
     def load(self, instance_id: str) -> Instance:
         return read_instance_file(self.path(instance_id))
 
     def __iter__(self) -> Iterator[Instance]:
         for entry in self.manifest.instances:
-            yield read_instance_file(self.root / entry.file)
+            yield read_instance_file(self.entry_path(entry))
 
     def select(
         self, *, lite: bool = False, instances: Iterable[str] | None = None, limit: int | None = None
@@ -173,7 +207,7 @@ def write_dataset(
     root = Path(root)
     ids = [inst.id for inst in instances]
     for inst_id in ids:
-        if not inst_id or "/" in inst_id or "\\" in inst_id or inst_id.startswith("."):
+        if not re.match(SAFE_ID_PATTERN, inst_id):
             raise ValueError(f"instance id {inst_id!r} cannot be used as a file name")
     duplicates = sorted(i for i, n in Counter(ids).items() if n > 1)
     if duplicates:

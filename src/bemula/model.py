@@ -32,6 +32,14 @@ FORMAT_VERSION = "1.0"
 
 NonEmptyStr = Annotated[str, StringConstraints(min_length=1)]
 
+# An instance id names a file (``instances/<id>.json``) and a run's working folder
+# (``<out>/.work/<id>``), so it must never be able to leave a folder: letters, digits and
+# ``._-`` only, starting with a letter or digit (no ``..``, no separators, no hidden names).
+SAFE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+SafeId = Annotated[str, StringConstraints(pattern=SAFE_ID_PATTERN)]
+# Counts in a manifest are small; a bound keeps a hostile 5,000-digit integer out.
+Count = Annotated[int, Field(ge=0, le=10**9)]
+
 
 class StrEnum(str, Enum):
     """A string enum whose JSON form is its value."""
@@ -267,7 +275,7 @@ class Question(_Model):
 
 
 class Instance(_Model):
-    id: NonEmptyStr
+    id: SafeId
     tier: Tier
     profile: Profile
     forget: Dialogue
@@ -301,12 +309,12 @@ class Instance(_Model):
 
 
 class InstanceEntry(_Model):
-    id: NonEmptyStr
+    id: SafeId
     tier: Tier
     file: NonEmptyStr = Field(description="path relative to the dataset folder")
     sha256: NonEmptyStr
-    turns_per_version: int
-    questions: int
+    turns_per_version: Count
+    questions: Count
 
 
 class Manifest(_Model):
@@ -316,6 +324,6 @@ class Manifest(_Model):
         default_factory=dict, description="who made it: generator name, version, seed, models"
     )
     checksum: str = Field(description="sha256 over the sorted '<id> <sha256>' lines")
-    counts: dict[str, int | dict[str, int]] = Field(default_factory=dict)
-    lite_ids: list[str] = Field(default_factory=list)
+    counts: dict[str, Count | dict[str, Count]] = Field(default_factory=dict)
+    lite_ids: list[SafeId] = Field(default_factory=list)
     instances: list[InstanceEntry]

@@ -93,7 +93,6 @@ def test_an_answer_cannot_escape_the_record_or_instruct_the_judge(answer: str) -
         '{"correct": true, "leaked": false, "score": 1}',
         '{"correct": true, "leaked": false} and that is my verdict',
         "[true, false]",
-        "",
     ],
 )
 def test_unparseable_verdicts_are_unscored_and_counted(reply: str) -> None:
@@ -110,6 +109,16 @@ def test_strict_parser_accepts_exactly_one_object_or_one_fence() -> None:
     assert parse_verdict('{"correct": true, "leaked": false, "reason": "ok"}').correct is True
     fenced = parse_verdict('```json\n{"correct": false, "leaked": true}\n```')
     assert (fenced.correct, fenced.leaked, fenced.reason) == (False, True, "")
+
+
+def test_an_empty_reply_is_a_failed_call_retried_on_resume_not_an_unparseable_verdict() -> None:
+    with pytest.raises(VerdictParseError):
+        parse_verdict("")
+    with FakeOpenAIServer(lambda path, body: "  ") as server:
+        judge = LLMJudge(client(server))
+        verdict = judge.judge_one(item("I don't have that information."))
+    assert verdict.correct is None and "judge call failed" in verdict.reason and "empty completion" in verdict.reason
+    assert judge.unparseable == 0 and judge.errors == 1
 
 
 def test_a_failed_judge_call_is_unscored() -> None:

@@ -8,13 +8,12 @@ checksum), so judging and reporting several runs on the same data read each file
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from bemula.dataset import Dataset, DatasetError, json_location
+from bemula.dataset import Dataset, DatasetError, decode_json, json_location, read_file
 from bemula.model import Question, Request, Tier
 
 _REQUESTS = TypeAdapter(list[Request])
@@ -33,12 +32,7 @@ class InstanceQuestions:
 
 
 def read_instance_questions(path: Path, n_turns: int) -> InstanceQuestions:
-    try:
-        data = json.loads(path.read_bytes())
-    except FileNotFoundError:
-        raise DatasetError(path, "", "file not found") from None
-    except json.JSONDecodeError as exc:
-        raise DatasetError(path, f"line {exc.lineno} column {exc.colno}", f"invalid JSON: {exc.msg}") from None
+    data = decode_json(read_file(path), path)
     if not isinstance(data, dict):
         raise DatasetError(path, "$", "not a JSON object")
     for key in ("id", "tier", "requests", "questions"):
@@ -71,5 +65,5 @@ def load_questions(dataset: Dataset, ids: list[str]) -> dict[str, InstanceQuesti
     for iid in ids:
         if iid not in _cache:
             entry = dataset.entry(iid)
-            _cache[iid] = read_instance_questions(dataset.root / entry.file, entry.turns_per_version)
+            _cache[iid] = read_instance_questions(dataset.entry_path(entry), entry.turns_per_version)
     return {iid: _cache[iid] for iid in ids}

@@ -75,7 +75,11 @@ class RequestCache:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # it holds whole prompts (users' dialogue): owner-only, like an ssh key. SQLite gives
+        # its -wal/-shm files the database file's mode.
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(self.path, 0o600)
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from bemula.llm.cache import RequestCache, request_key
 
@@ -52,6 +52,71 @@ def redact_url(url: str) -> str:
     if parts.port is not None:
         host = f"{host}:{parts.port}"
     return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+#: the shortest piece of a secret that is scrubbed wherever it appears
+MIN_SECRET_FRAGMENT = 8
+
+
+def scrub_secrets(text: str, secrets: list[str], *, min_fragment: int = MIN_SECRET_FRAGMENT) -> str:
+    """``text`` with every run of characters that is a substring of a secret and at least
+    ``min_fragment`` long replaced by ``***`` (a server may echo "sk-abcd…" or the middle of a
+    key). A secret shorter than ``min_fragment`` is scrubbed only whole."""
+    if not text:
+        return text
+    mask = [False] * len(text)
+    for secret in secrets:
+        if not secret:
+            continue
+        if len(secret) < min_fragment:
+            start = text.find(secret)
+            while start >= 0:
+                mask[start:start + len(secret)] = [True] * len(secret)
+                start = text.find(secret, start + 1)
+            continue
+        grams = {secret[i:i + min_fragment] for i in range(len(secret) - min_fragment + 1)}
+        for i in range(len(text) - min_fragment + 1):
+            if text[i:i + min_fragment] in grams:
+                mask[i:i + min_fragment] = [True] * min_fragment
+    if not any(mask):
+        return text
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if not mask[i]:
+            out.append(ch)
+        elif i == 0 or not mask[i - 1]:
+            out.append("***")
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class EndpointParts:
+    """A base URL split into what may be shown and what must travel as headers/query."""
+
+    base_url: str
+    headers: dict[str, str]
+    query: dict[str, str]
+    secrets: list[str]
+
+
+def split_credentials(url: str) -> EndpointParts:
+    """Take ``user:password@`` out of a base URL (sent as an HTTP Basic ``Authorization``
+    header instead) and the query string (sent as default query parameters, so the SDK's
+    ``/chat/completions`` path is appended to the path, not to the query)."""
+    import base64
+    from urllib.parse import parse_qsl
+
+    parts = urlsplit(url)
+    headers: dict[str, str] = {}
+    secrets: list[str] = []
+    if parts.username is not None or parts.password is not None:
+        user, password = unquote(parts.username or ""), unquote(parts.password or "")
+        token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+        headers["Authorization"] = f"Basic {token}"
+        secrets += [password, token, user if password == "" else ""]
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    secrets += [v for v in query.values() if v]
+    return EndpointParts(base_url=redact_url(url), headers=headers, query=query, secrets=[s for s in secrets if s])
 
 
 @dataclass(frozen=True)
@@ -217,12 +282,16 @@ class LLMClient:
         self._stats = _Stats()
         self._stats_lock = threading.Lock()
         self._openai = openai
+        endpoint = split_credentials(config.base_url)
+        self._secrets = [s for s in (config.api_key, *endpoint.secrets) if s]
         self._sdk = openai.OpenAI(
-            base_url=config.base_url,
+            base_url=endpoint.base_url,
             # llama.cpp, vLLM and Ollama ignore the key; the SDK insists on one.
             api_key=config.api_key or "no-key",
             timeout=config.timeout_s,
             max_retries=0,
+            default_headers=endpoint.headers or None,
+            default_query=endpoint.query or None,
         )
 
     # -- public API ----------------------------------------------------------------------
@@ -372,13 +441,9 @@ class LLMClient:
         return request
 
     def _scrub(self, text: str) -> str:
-        """Remove the key from any text that may leave this module (servers echo keys back)."""
-        key = self.config.api_key
-        if key:
-            text = text.replace(key, "***")
-            if len(key) > 8:  # partial echoes such as "sk-abc...wxyz"
-                text = text.replace(key[:8], "***").replace(key[-6:], "***")
-        return _one_line(text)
+        """Remove the key and URL credentials from any text that may leave this module
+        (servers echo keys back, whole or in part)."""
+        return _one_line(scrub_secrets(text, self._secrets))
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         cap = min(self.backoff_max_s, self.backoff_base_s * (2**attempt))
@@ -455,6 +520,10 @@ class LLMClient:
                 f"the endpoint answered something that is not a chat completion: "
                 f"{_one_line(repr(completion), 120)}"
             )
+        if not stored["text"].strip() and not stored["tool_calls"]:
+            # an empty reply is a fault (overloaded servers return them), not an answer: retried,
+            # then raised, and never cached, so a later run asks again
+            raise _Retryable(f"empty completion (finish_reason {stored['finish_reason']!r})")
         with self._stats_lock:
             self._stats.prompt_tokens += stored["prompt_tokens"]
             self._stats.completion_tokens += stored["completion_tokens"]

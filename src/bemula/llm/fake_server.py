@@ -166,6 +166,9 @@ class FakeOpenAIServer:
         self.model = model
         self.embedding_dim = embedding_dim
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        #: per POST, in order: the raw request target (query string kept) and the headers,
+        #: so tests can check what credentials and parameters actually went over the wire
+        self.raw_requests: list[tuple[str, dict[str, str]]] = []
         self._requests_lock = threading.Lock()
         self._stopping = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -370,6 +373,8 @@ def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802 - stdlib name
             path = self.path.split("?", 1)[0]
             body = self._read_body()
+            with server._requests_lock:
+                server.raw_requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}))
             server._record(path, body)
             if path.endswith("/embeddings"):
                 self._send_json(200, server.build_embeddings(body))

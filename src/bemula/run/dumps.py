@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bemula.model import Version
+from bemula.safeio import confined
 from bemula.systems.base import StoreRecord
 
 DUMPS_DIR = "dumps"
@@ -27,7 +28,7 @@ RECEIPTS_NAME = "receipts.jsonl"
 
 
 def dump_path(out: Path, instance_id: str, version: Version | str) -> Path:
-    return out / DUMPS_DIR / instance_id / f"{Version(version).value}.jsonl"
+    return confined(out / DUMPS_DIR, instance_id) / f"{Version(version).value}.jsonl"
 
 
 def write_dump(out: Path, instance_id: str, version: Version | str, records: list[StoreRecord]) -> Path:
@@ -56,7 +57,7 @@ def read_dump(path: Path) -> list[StoreRecord]:
 
 
 def stats_path(out: Path, instance_id: str, version: Version | str) -> Path:
-    return out / DUMPS_DIR / instance_id / f"{Version(version).value}.stats.json"
+    return confined(out / DUMPS_DIR, instance_id) / f"{Version(version).value}.stats.json"
 
 
 def write_stats(out: Path, instance_id: str, version: Version | str, stats: dict[str, Any]) -> Path:

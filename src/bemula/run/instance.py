@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bemula.backbones import Backbone, BackboneAnswer, ProbeBackbone
 from bemula.model import Instance, Question, Version
+from bemula.safeio import confined
 from bemula.run.dumps import write_dump, write_stats
 from bemula.run.ingest import count_turns, feed, shared_prefix_length, version_steps
 from bemula.run.records import AnswerRecord, RetrievedRecord
@@ -95,7 +96,8 @@ def run_instance(
     needed = [v for v in VERSION_ORDER if todo.get(v)]
     if not needed:
         return result
-    workdir = out / ".work" / instance.id
+    # the id comes from the dataset: never let it name a folder outside <out>/.work
+    workdir = confined(out / ".work", instance.id)
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)

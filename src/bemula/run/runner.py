@@ -33,6 +33,7 @@ from bemula.dataset import Dataset
 from bemula.model import Instance, Version
 from bemula.run.dumps import write_receipts
 from bemula.run.instance import InstanceResult, run_instance
+from bemula.run.lock import RunFolderBusy, RunFolderLock
 from bemula.run.meta import (
     META_FORMAT,
     check_identity,
@@ -47,6 +48,16 @@ from bemula.run.store import ANSWERS_NAME, AnswerWriter, finished_keys, read_ans
 from bemula.systems.base import SystemContext, create_system, registry
 
 SUMMARY_NAME = "run-summary.json"
+
+#: validator codes that make a dataset unsafe or meaningless to run: unreadable or
+#: tampered files, ids that clash or point nowhere, versions that do not line up. The
+#: other codes judge how well the data measures forgetting; they are ``bemula validate``'s
+#: business and do not stop a run.
+BLOCKING_CODES = frozenset({
+    "json", "schema", "file-missing", "file-type", "manifest-entry", "checksum",
+    "manifest-checksum", "manifest-count", "format-version", "lite-ids", "duplicate-id",
+    "unknown-ref", "version-misaligned",
+})
 
 
 class RunError(RuntimeError):
@@ -89,6 +100,11 @@ class RunConfig:
         for key in ("data", "out", "llm_cache"):
             if data[key] is not None:
                 data[key] = str(data[key])
+        if data["base_url"]:
+            # user:password@ and ?api-key= never reach meta.json
+            from bemula.llm.client import redact_url
+
+            data["base_url"] = redact_url(data["base_url"])
         return data
 
 
@@ -159,7 +175,7 @@ def load_instance(dataset: Dataset, instance_id: str) -> Instance:
     """An instance, validated straight from JSON bytes (faster than ``Dataset.load``); on
     any problem ``Dataset.load`` runs instead, for its error naming file and location."""
     try:
-        return Instance.model_validate_json(dataset.path(instance_id).read_bytes())
+        return Instance.model_validate_json(dataset.read_bytes(instance_id))
     except (ValidationError, OSError):
         return dataset.load(instance_id)
 
@@ -169,7 +185,7 @@ def _plan(dataset: Dataset, ids: list[str], done: set[tuple[str, str]]) -> tuple
     tasks, total, skipped = [], 0, 0
     for instance_id in ids:
         try:
-            refs = _InstanceQuestions.model_validate_json(dataset.path(instance_id).read_bytes())
+            refs = _InstanceQuestions.model_validate_json(dataset.read_bytes(instance_id))
         except (ValidationError, OSError):
             dataset.load(instance_id)  # raises the DatasetError naming file and location
             raise
@@ -258,6 +274,7 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
         raise RunError(f"--workers must be >= 1, got {config.workers}")
     _check_system(config)
     dataset = Dataset.open(config.data)
+    check_dataset(config.data)
     try:
         ids = dataset.select(lite=config.lite, instances=config.instances, limit=config.limit)
     except KeyError as exc:
@@ -271,6 +288,10 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
 
     summary = RunSummary(out=out, instances=len(ids))
     with ExitStack() as stack:
+        try:
+            stack.enter_context(RunFolderLock(out))
+        except RunFolderBusy as exc:
+            raise RunError(str(exc)) from None
         try:
             backbone, llm = stack.enter_context(
                 open_backbone(config.backbone, context_window=config.context_window, **_llm_kwargs(config))
@@ -302,6 +323,19 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
             f"(tracebacks in {out / 'failures.log'}); finished answers are kept, re-run the same command to retry"
         )
     return summary
+
+
+def check_dataset(root: Path) -> None:
+    """Refuse a dataset the validator finds unsafe to run (``BLOCKING_CODES``): the manifest's
+    checksum is recorded in ``meta.json`` only after every file was checked against it."""
+    from bemula.validate import validate_dataset
+
+    report = validate_dataset(root)
+    blocking = [v for v in report.violations if v.code in BLOCKING_CODES]
+    if blocking:
+        first = blocking[0]
+        more = f" (and {len(blocking) - 1} more; see bemula validate {root})" if len(blocking) > 1 else ""
+        raise RunError(f"dataset refused: {first.file}: {first.location}: [{first.code}] {first.message}{more}")
 
 
 def _write_summary(out: Path, summary: RunSummary) -> None:

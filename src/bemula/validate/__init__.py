@@ -19,6 +19,7 @@ code                 meaning
 json                 a file is not valid JSON (location = line and column)
 schema               a file does not match the data model (location = JSON path)
 file-missing         a file listed in the manifest does not exist
+file-type            a listed file is not a readable regular file (directory, pipe, loop, size)
 unlisted-file        a file in the dataset folder is not listed in the manifest
 manifest-entry       manifest entry disagrees with its instance (id, tier, path, duplicates)
 checksum             an instance file's sha256 differs from the manifest's

@@ -18,10 +18,13 @@ from bemula.dataset import (
     DatasetError,
     dataset_checksum,
     decode_json,
+    json_bytes,
     json_location,
+    read_file,
     sha256_bytes,
 )
 from bemula.model import FORMAT_VERSION, Instance, Manifest
+from bemula.safeio import UnresolvablePath, UnsafePath, confined
 from bemula.validate.instance import validate_instance
 from bemula.validate.report import ValidationReport, Violation
 
@@ -81,16 +84,25 @@ def _validate_folder(root: Path, report: ValidationReport, sink: _Sink) -> None:
     for i, entry in enumerate(manifest.instances):
         loc = f"$.instances[{i}]"
         rel = Path(entry.file)
-        if rel.is_absolute() or ".." in rel.parts:
+        try:
+            inside = not rel.is_absolute() and ".." not in rel.parts and bool(confined(root, entry.file))
+        except UnresolvablePath:
+            sink.extend([Violation(mfile, f"{loc}.file", "file-type", f"{entry.file}: symlink loop")])
+            continue
+        except UnsafePath:
+            inside = False
+        if not inside:
             sink.extend([Violation(mfile, f"{loc}.file", "manifest-entry",
                                    f"file {entry.file!r} must be a path inside the dataset folder")])
             continue
         path = root / rel
         listed.add(path.resolve())
         try:
-            raw = path.read_bytes()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-            sink.extend([Violation(mfile, f"{loc}.file", "file-missing", f"{entry.file} does not exist")])
+            raw = read_file(path)
+        except DatasetError as exc:
+            code = "file-missing" if exc.message == "file not found" else "file-type"
+            text = f"{entry.file} does not exist" if code == "file-missing" else f"{entry.file}: {exc.message}"
+            sink.extend([Violation(mfile, f"{loc}.file", code, text)])
             continue
         digest = sha256_bytes(raw)
         if digest != entry.sha256:
@@ -119,9 +131,11 @@ def _validate_folder(root: Path, report: ValidationReport, sink: _Sink) -> None:
 
 def _load(model: type, path: Path) -> tuple[Any, list[Violation]]:
     try:
-        raw = path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError):
-        return None, [Violation(str(path), "$", "file-missing", f"{path.name} not found")]
+        raw = read_file(path)
+    except DatasetError as exc:
+        if exc.message == "file not found":
+            return None, [Violation(str(path), "$", "file-missing", f"{path.name} not found")]
+        return None, [Violation(str(path), "$", "file-type", exc.message)]
     return _parse_bytes(model, raw, path)
 
 
@@ -133,6 +147,7 @@ def _parse_bytes(model: type, raw: bytes, path: Path) -> tuple[Any, list[Violati
     """Parse the model straight from JSON bytes (pydantic's fast path); a JSON syntax error
     is re-read with the standard parser for its line and column, and every schema error
     becomes a violation at its JSON path."""
+    raw = json_bytes(raw)
     try:
         return model.model_validate_json(raw), []
     except ValidationError as exc:

@@ -222,13 +222,13 @@ class LLMBackbone(Backbone):
     def answer(
         self, question: str, retrieved: list[RetrievedItem], now: datetime | None = None
     ) -> BackboneAnswer:
-        from bemula.llm.client import LLMError, LLMUnavailable
+        from bemula.llm.client import LLMAuthError, LLMError, LLMUnavailable
 
         messages = build_messages(question, retrieved, now)
         start = time.perf_counter()
         try:
             result = self.client.chat(messages, max_tokens=self.max_tokens, temperature=0.0)
-        except LLMUnavailable:
+        except (LLMUnavailable, LLMAuthError):
             raise
         except LLMError as exc:
             return BackboneAnswer(

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import shutil
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -28,6 +30,9 @@ from bemula.safeio import UnsafePath, confined, read_regular
 
 MANIFEST_NAME = "manifest.json"
 INSTANCES_DIR = "instances"
+# hidden working folders of write_dataset inside the dataset folder (removed by the next write)
+STAGING_PREFIX = ".writing-"
+RETIRED_PREFIX = ".retired-"
 LITE_TIERS = (Tier.SHORT, Tier.MEDIUM)
 
 
@@ -203,6 +208,12 @@ def write_dataset(
 
     Instance files a previous write left in ``instances/`` and that this one does not write
     are removed, so rewriting a folder never leaves files the manifest does not list.
+
+    Everything is written into a staging folder inside ``root`` first and then swapped in by
+    renames (``_swap_in``), so a write killed at any point never leaves new instance files
+    under an old manifest that still verifies: at worst the folder fails its checksum check
+    (which every run makes) until the write is repeated. Other files in ``root`` (an LLM
+    pipeline's cache) are left alone.
     """
     root = Path(root)
     ids = [inst.id for inst in instances]
@@ -212,16 +223,17 @@ def write_dataset(
     duplicates = sorted(i for i, n in Counter(ids).items() if n > 1)
     if duplicates:
         raise ValueError(f"duplicate instance ids: {', '.join(duplicates)}")
-    (root / INSTANCES_DIR).mkdir(parents=True, exist_ok=True)
-    keep = {f"{inst_id}.json" for inst_id in ids}
-    for stale in (root / INSTANCES_DIR).glob("*.json"):
-        if stale.name not in keep:
-            stale.unlink()
+    root.mkdir(parents=True, exist_ok=True)
+    for leftover in [*root.glob(f"{STAGING_PREFIX}*"), *root.glob(f"{RETIRED_PREFIX}*")]:
+        if leftover.is_dir() and not leftover.is_symlink():
+            shutil.rmtree(leftover)  # an earlier write killed half-way
+    staging = root / f"{STAGING_PREFIX}{os.getpid()}"
+    (staging / INSTANCES_DIR).mkdir(parents=True)
     entries: list[InstanceEntry] = []
     for inst in instances:
         data = instance_bytes(inst)
         rel = f"{INSTANCES_DIR}/{inst.id}.json"
-        (root / rel).write_bytes(data)
+        (staging / rel).write_bytes(data)
         entries.append(
             InstanceEntry(
                 id=inst.id,
@@ -240,5 +252,23 @@ def write_dataset(
         lite_ids=[i.id for i in instances if i.tier in LITE_TIERS],
         instances=entries,
     )
-    (root / MANIFEST_NAME).write_bytes(canonical_json(manifest.model_dump(mode="json")))
+    (staging / MANIFEST_NAME).write_bytes(canonical_json(manifest.model_dump(mode="json")))
+    _swap_in(root, staging)
     return manifest
+
+
+def _swap_in(root: Path, staging: Path) -> None:
+    """Replace ``root``'s instances folder and manifest with the staged ones: the old
+    instances folder is renamed away, the new one renamed in, then the manifest replaced
+    (``os.replace`` is atomic), then the old folder removed."""
+    retired = root / f"{RETIRED_PREFIX}{os.getpid()}"
+    current = root / INSTANCES_DIR
+    if current.is_symlink() or current.is_file():
+        current.unlink()
+    elif current.exists():
+        current.rename(retired)
+    (staging / INSTANCES_DIR).rename(current)
+    os.replace(staging / MANIFEST_NAME, root / MANIFEST_NAME)
+    staging.rmdir()
+    if retired.exists():
+        shutil.rmtree(retired)

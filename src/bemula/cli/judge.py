@@ -49,6 +49,7 @@ def run_judge(
     base_url: str | None = None,
     llm_cache: Path | None = None,
     concurrency: int | None = None,
+    llm_options: dict[str, object] | None = None,
     redo: bool = False,
     progress: bool = True,
     echo: Callable[[str], None] = typer.echo,
@@ -68,7 +69,8 @@ def run_judge(
         from bemula.judge.llm import LLMJudge
         from bemula.llm.backends import open_llm
 
-        kw = {"concurrency": concurrency} if concurrency else {}
+        kw: dict[str, object] = {"concurrency": concurrency} if concurrency else {}
+        kw.update(llm_options or {})
         with open_llm(backbone, model=model, base_url=base_url, cache_path=llm_cache, **kw) as client:
             # the embedded llama.cpp server decodes under the verdict's JSON schema
             llm = LLMJudge(client, structured=backbone == "local")
@@ -98,9 +100,12 @@ def judge_command(
     llm_cache: Annotated[Path | None, typer.Option(help="LLM request cache file (default: the LLM layer's)")] = None,
     concurrency: Annotated[int | None, typer.Option(help="parallel LLM judge calls")] = None,
     redo: Annotated[bool, typer.Option("--redo", help="judge everything again (default: resume)")] = False,
+    timeout: Annotated[float | None, typer.Option(help="seconds per LLM judge call before it is retried")] = None,
+    retries: Annotated[int | None, typer.Option(help="retries per LLM judge call after the first attempt")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
     """Judge a run's answers; writes RUN/verdicts-<judge>.jsonl. Re-running resumes."""
+    from bemula.cli.run import llm_options
     from bemula.judge.runfolder import RunFolderError
     from bemula.llm.client import LLMError
 
@@ -111,7 +116,8 @@ def judge_command(
     try:
         run_judge(
             run, judge, data=data, backbone=backbone, model=model, base_url=base_url,
-            llm_cache=llm_cache, concurrency=concurrency, redo=redo, progress=not quiet,
+            llm_cache=llm_cache, concurrency=concurrency, llm_options=llm_options(timeout, retries),
+            redo=redo, progress=not quiet,
         )
     except (RunFolderError, LLMError) as exc:
         _fail(str(exc))

@@ -218,6 +218,12 @@ def eval_command(
         typer.echo(f"  {len(manifest.instances)} instances in {time.perf_counter() - t0:.1f} s")
     if systems:
         chosen = [s.strip() for s in systems.split(",") if s.strip()]
+        from bemula.systems.base import registry
+
+        known = registry()
+        unknown = [s for s in chosen if s not in known]
+        if unknown:
+            _fail(f"--systems: unknown system(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         notes: list[str] = []
     else:
         chosen, notes = default_systems()
@@ -231,6 +237,7 @@ def eval_command(
     from bemula.run.store import AnswerFileError
 
     run_dirs: list[Path] = []
+    incomplete: list[str] = []
     for system in chosen:
         run_dir = out / system
         typer.echo(f"running {system} (probe backbone) → {run_dir}/")
@@ -240,7 +247,10 @@ def eval_command(
             summary = run_benchmark(config, progress=not quiet)
         except (RunError, RunFolderMismatch, DatasetError, AnswerFileError, ValueError, KeyError) as exc:
             _note(f"{system}: run failed: {exc}; skipped")
+            incomplete.append(system)
             continue
+        if summary.instances_failed or summary.errors:
+            incomplete.append(system)
         if summary.instances_failed:
             _note(f"{system}: {len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed[:5])}")
         typer.echo(
@@ -280,3 +290,9 @@ def eval_command(
         "Residues: protected values still found in a store after the forget request (`bemula audit`)."
     )
     typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {time.perf_counter() - started:.1f} s in all")
+    if incomplete:
+        typer.secho(
+            f"incomplete: {', '.join(incomplete)} (failed runs or questions); re-run the same command to retry",
+            fg=typer.colors.YELLOW, err=True,
+        )
+        raise typer.Exit(3)

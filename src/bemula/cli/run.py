@@ -10,9 +10,30 @@ import typer
 from bemula.cli.app import app
 
 
-def _fail(message: str) -> None:
+#: exit codes of ``bemula run`` (docs/robustness.md): 0 every question answered; 2 refused
+#: (bad input, busy folder, unreachable or refused endpoint); 3 finished, but some questions
+#: or instances failed and were recorded -- re-run the same command to retry them.
+EXIT_REFUSED = 2
+EXIT_INCOMPLETE = 3
+
+
+def _fail(message: str, code: int = EXIT_REFUSED) -> None:
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
-    raise typer.Exit(2)
+    raise typer.Exit(code)
+
+
+def llm_options(timeout: float | None, retries: int | None) -> dict[str, object]:
+    """``--timeout``/``--retries`` as LLM client settings (only those given)."""
+    options: dict[str, object] = {}
+    if timeout is not None:
+        if timeout <= 0:
+            _fail(f"--timeout must be > 0 seconds, got {timeout}")
+        options["timeout_s"] = float(timeout)
+    if retries is not None:
+        if retries < 0:
+            _fail(f"--retries must be >= 0, got {retries}")
+        options["max_retries"] = int(retries)
+    return options
 
 
 def _parse_options(values: list[str]) -> dict[str, object]:
@@ -55,13 +76,15 @@ def run_command(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="system option KEY=VALUE (repeatable), e.g. top_k=5")
     ] = None,
+    timeout: Annotated[float | None, typer.Option(help="seconds per LLM call before it is retried [default: 120, local 600]")] = None,
+    retries: Annotated[int | None, typer.Option(help="retries per LLM call after the first attempt [default: 5]")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
     """Run a memory system on the benchmark: ingest each version turn by turn, answer its
     questions, append to RUN/answers.jsonl. Re-running the same command resumes."""
     from bemula.dataset import DatasetError
     from bemula.run.meta import RunFolderMismatch
-    from bemula.run.runner import RunConfig, RunError, run_benchmark
+    from bemula.run.runner import RunConfig, RunError, RunIncomplete, run_benchmark
     from bemula.run.store import AnswerFileError
 
     config = RunConfig(
@@ -80,9 +103,13 @@ def run_command(
         context_window=context_window,
         llm_cache=llm_cache,
         system_options=_parse_options(option or []),
+        llm_options=llm_options(timeout, retries),
     )
     try:
         summary = run_benchmark(config, progress=not quiet)
+    except RunIncomplete as exc:
+        _fail(str(exc), EXIT_INCOMPLETE)
+        return
     except (RunError, RunFolderMismatch, DatasetError, AnswerFileError, ValueError) as exc:
         _fail(str(exc))
         return
@@ -94,7 +121,12 @@ def run_command(
         f"{summary.wall_s:.1f} s"
     )
     if summary.errors:
-        typer.echo("re-run the same command to re-attempt the questions whose backbone failed")
+        typer.secho(
+            f"{summary.errors} question(s) failed (recorded with their error, not judged); "
+            "re-run the same command to re-attempt them",
+            fg=typer.colors.YELLOW, err=True,
+        )
+        raise typer.Exit(EXIT_INCOMPLETE)
 
 
 @app.command("audit")

@@ -42,6 +42,11 @@ class LLMUnavailable(LLMError):
     """The endpoint could not be reached, or the local model is not installed."""
 
 
+class LLMAuthError(LLMError):
+    """The endpoint refused the credentials (HTTP 401/403): every later call would fail too,
+    so a run stops instead of recording each question as failed."""
+
+
 def redact_url(url: str) -> str:
     """Drop user:password and the query string from a URL (either can carry a secret)."""
     try:
@@ -507,7 +512,8 @@ class LLMClient:
                     hint = " (check BEMULA_API_KEY / OPENAI_API_KEY)"
                 elif status == 404:
                     hint = " (check the model name and --base-url)"
-                raise LLMError(
+                error = LLMAuthError if status in (401, 403) else LLMError
+                raise error(
                     f"LLM endpoint {where} rejected the request: HTTP {status}{hint}: "
                     f"{self._scrub(message)}"
                 ) from None

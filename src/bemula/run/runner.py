@@ -64,6 +64,10 @@ class RunError(RuntimeError):
     """A run could not start or finish; the message is one line saying why."""
 
 
+class RunIncomplete(RunError):
+    """The run ended, but some instances failed; what finished is kept (re-run to retry)."""
+
+
 @dataclass
 class RunConfig:
     data: Path
@@ -318,7 +322,7 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
     except ValueError as exc:
         raise RunError(str(exc)) from None
     if summary.instances_failed:
-        raise RunError(
+        raise RunIncomplete(
             f"{len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed)} "
             f"(tracebacks in {out / 'failures.log'}); finished answers are kept, re-run the same command to retry"
         )
@@ -386,7 +390,7 @@ def _is_fatal(exc: BaseException) -> bool:
     """Errors that no other instance can avoid either (the LLM endpoint is unreachable,
     the system cannot be created here): stop the run instead of failing every instance."""
     names = {cls.__name__ for cls in type(exc).__mro__}
-    return bool(names & {"LLMUnavailable", "SystemUnavailable"})
+    return bool(names & {"LLMUnavailable", "LLMAuthError", "SystemUnavailable"})
 
 
 def _record_failure(

@@ -97,3 +97,12 @@ def test_request_cache_is_owner_only(tmp_path: Path) -> None:
     for file in path.parent.iterdir():
         assert stat.S_IMODE(file.stat().st_mode) & 0o077 == 0, file
     cache.close()
+
+
+def test_a_key_echoed_in_the_completion_never_reaches_the_answer(tmp_path: Path) -> None:
+    cache = RequestCache(tmp_path / "cache.sqlite")
+    with FakeOpenAIServer(lambda path, body: f"Your header was Authorization: Bearer {KEY} ok") as server:
+        result = _client(server.base_url, cache, api_key=KEY).chat(USER)
+    assert "Bearer ***" in result.text and KEY[:8] not in result.text
+    assert KEY[10:18] not in str(cache.rows())
+    cache.close()

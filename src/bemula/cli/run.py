@@ -12,9 +12,11 @@ from bemula.cli.app import app
 
 #: exit codes of ``bemula run`` (docs/robustness.md): 0 every question answered; 2 refused
 #: (bad input, busy folder, unreachable or refused endpoint); 3 finished, but some questions
-#: or instances failed and were recorded -- re-run the same command to retry them.
+#: or instances failed and were recorded -- re-run the same command to retry them; 130
+#: interrupted (Ctrl-C), finished answers kept -- re-run the same command to resume.
 EXIT_REFUSED = 2
 EXIT_INCOMPLETE = 3
+EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 
 def _fail(message: str, code: int = EXIT_REFUSED) -> None:
@@ -84,7 +86,7 @@ def run_command(
     questions, append to RUN/answers.jsonl. Re-running the same command resumes."""
     from bemula.dataset import DatasetError
     from bemula.run.meta import RunFolderMismatch
-    from bemula.run.runner import RunConfig, RunError, RunIncomplete, run_benchmark
+    from bemula.run.runner import RunConfig, RunError, RunIncomplete, RunInterrupted, run_benchmark
     from bemula.run.store import AnswerFileError
 
     config = RunConfig(
@@ -109,6 +111,9 @@ def run_command(
         summary = run_benchmark(config, progress=not quiet)
     except RunIncomplete as exc:
         _fail(str(exc), EXIT_INCOMPLETE)
+        return
+    except RunInterrupted as exc:
+        _fail(str(exc), EXIT_INTERRUPTED)
         return
     except (RunError, RunFolderMismatch, DatasetError, AnswerFileError, ValueError) as exc:
         _fail(str(exc))

@@ -521,6 +521,10 @@ class LLMClient:
                 raise _Retryable(f"the endpoint answered a body that is not valid JSON ({exc})") from exc
             latency = time.perf_counter() - started
         stored = _stored_from_completion(completion)
+        if stored is not None and self._secrets:
+            # a server that echoes the request's headers must not put the key into answers,
+            # verdicts, the cache or the report
+            stored["text"] = scrub_secrets(stored["text"], self._secrets)
         if stored is None:
             raise _Retryable(
                 f"the endpoint answered something that is not a chat completion: "

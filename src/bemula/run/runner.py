@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import queue as queue_mod
+import signal
 import threading
 import time
 import traceback
@@ -62,6 +63,10 @@ BLOCKING_CODES = frozenset({
 
 class RunError(RuntimeError):
     """A run could not start or finish; the message is one line saying why."""
+
+
+class RunInterrupted(RunError):
+    """Ctrl-C: workers stopped, every finished answer kept; the same command resumes."""
 
 
 class RunIncomplete(RunError):
@@ -311,10 +316,18 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
         summary.instances_skipped = len(tasks) - len(todo)
         writer = stack.enter_context(AnswerWriter(out / ANSWERS_NAME))
         bar = stack.enter_context(_Progress(sum(t.size for t in todo), enabled=progress))
-        if config.workers == 1 or len(todo) <= 1:
-            _run_here(config, dataset, todo, backbone, llm, writer, bar, summary)
-        else:
-            _run_pool(config, todo, backbone, llm, writer, bar, summary)
+        try:
+            if config.workers == 1 or len(todo) <= 1:
+                _run_here(config, dataset, todo, backbone, llm, writer, bar, summary)
+            else:
+                _run_pool(config, todo, backbone, llm, writer, bar, summary)
+        except KeyboardInterrupt:
+            _write_summary(out, summary)
+            raise RunInterrupted(
+                f"interrupted: {summary.questions_answered} answers written this time and "
+                f"{summary.questions_skipped} from before are kept in {out / ANSWERS_NAME}; "
+                "re-run the same command to resume"
+            ) from None
     summary.wall_s = time.perf_counter() - started
     _write_summary(out, summary)
     try:
@@ -439,6 +452,9 @@ def _exit_with_parent(parent_pid: int) -> None:
 
 
 def _worker_init(config: RunConfig, spec: dict[str, Any], messages: Any, parent_pid: int) -> None:
+    # Ctrl-C reaches the whole process group; only the parent acts on it (it stops the
+    # workers and keeps their answers), so a worker neither dies mid-write nor prints a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True).start()
     stack = ExitStack()
     backbone, llm = stack.enter_context(
@@ -519,8 +535,27 @@ def _run_pool(
             elif kind == "failed":
                 outstanding.discard(instance_id)
                 _record_failure(Path(config.out), instance_id, message[2], message[3], summary, bar)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        # Ctrl-C or a fatal error: stop the workers now (waiting would block on instances
+        # still running), then keep what they had already sent
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            if process.is_alive():
+                process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        _drain_records(messages, writer, summary)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _drain_records(messages: Any, writer: AnswerWriter, summary: RunSummary) -> None:
+    """Append the answer batches already queued by workers that were stopped."""
+    while True:
+        try:
+            message = messages.get(timeout=0.2)
+        except (queue_mod.Empty, OSError, ValueError, EOFError):
+            return
+        if message[0] == "records":
+            summary.questions_answered += writer.append(message[2])
 
 
 def _failure_log(out: Path, instance_id: str, details: str) -> None:

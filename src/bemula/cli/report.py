@@ -81,6 +81,13 @@ def _print_run(scores, breakdowns: bool) -> None:
         + (f" ({', '.join(f'{k} {v}' for k, v in u['by_reason'].items())})" if u["by_reason"] else "")
         + f"; questions without a verdict: {u['missing']}"
     )
+    gone = scores.unanswered
+    if gone["instances"]:
+        console.print(
+            f"[yellow]unanswered: {len(gone['instances'])} instance(s) of this run have no answer at all "
+            f"({gone['questions']} questions, not in any metric): {', '.join(gone['instances'][:8])}"
+            f"{' …' if len(gone['instances']) > 8 else ''} — re-run the run command to finish them[/yellow]"
+        )
     if breakdowns:
         for dim, metrics in (("type", ("FE", "AR", "RL", PASS)), ("tier", (*HEADLINE, PASS, SCORE)), ("length", (*HEADLINE, SCORE))):
             t = Table(title=f"by {dim}")

@@ -156,6 +156,26 @@ class RunFolder:
             )
         return dataset
 
+    def planned_ids(self) -> list[str]:
+        """The instances this run was asked to answer (every invocation's ``--lite`` /
+        ``--instances`` / ``--limit``), in dataset order, so that an instance with no answer
+        at all is reported instead of silently missing from the scores."""
+        configs = [self.meta.get("config")] + [
+            inv.get("config") for inv in self.meta.get("invocations", []) if isinstance(inv, dict)
+        ]
+        wanted: set[str] = set()
+        for config in configs:
+            if not isinstance(config, dict):
+                continue
+            try:
+                wanted.update(self.dataset.select(
+                    lite=bool(config.get("lite")), instances=config.get("instances"), limit=config.get("limit"),
+                ))
+            except (KeyError, TypeError):
+                continue
+        wanted.update(iid for iid, _ in self.answers)
+        return [iid for iid in self.dataset.ids() if iid in wanted]
+
     @cached_property
     def answers(self) -> dict[tuple[str, str], AnswerRecord]:
         path = self.path / ANSWERS_NAME

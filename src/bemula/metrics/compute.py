@@ -124,6 +124,8 @@ class RunScores:
     seed: int
     confidence: float
     meta: dict[str, Any] = field(default_factory=dict)
+    #: planned instances without a single answer: {"instances": [ids], "questions": n}
+    unanswered: dict[str, Any] = field(default_factory=lambda: {"instances": [], "questions": 0})
     # kept for paired differences: per-instance sums, column order
     columns: list[ColumnKey] = field(default_factory=list, repr=False)
     num: np.ndarray | None = field(default=None, repr=False)
@@ -178,6 +180,7 @@ class RunScores:
         out["request_pass_rate"] = mv(("", "", PASS))
         out["score"] = mv(("", "", SCORE))
         out["unscored"] = self.unscored
+        out["unanswered"] = dict(self.unanswered)
         breakdowns: dict[str, Any] = {}
         for dim, name in (("type", "request_type"), ("tier", "tier"), ("length", "length_bin")):
             table: dict[str, Any] = {}

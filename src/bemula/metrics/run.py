@@ -15,9 +15,13 @@ def score_run(
     n_resamples: int = N_RESAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> RunScores:
-    """All metrics of ``folder`` judged by ``judge``, over the instances the run answered."""
+    """All metrics of ``folder`` judged by ``judge``, over the instances the run answered;
+    ``scores.unanswered`` lists the planned instances with no answer at all (and their
+    questions), which no metric can include."""
     verdicts = folder.verdicts(judge)
     instances = load_instances(folder)
+    unanswered_ids = [iid for iid in folder.planned_ids() if iid not in instances]
+    unanswered = load_instances(folder, set(unanswered_ids)) if unanswered_ids else {}
     meta = {
         "system": folder.system,
         "backbone": folder.backbone,
@@ -25,7 +29,7 @@ def score_run(
         "run": str(folder.path),
         "dataset_checksum": folder.dataset.checksum,
     }
-    return compute_scores(
+    scores = compute_scores(
         list(instances.values()),
         verdicts,
         label=folder.label,
@@ -34,3 +38,8 @@ def score_run(
         seed=seed,
         meta=meta,
     )
+    scores.unanswered = {
+        "instances": unanswered_ids,
+        "questions": sum(len(inst.questions) for inst in unanswered.values()),
+    }
+    return scores

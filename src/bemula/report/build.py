@@ -229,6 +229,17 @@ def _unscored_line(run: ScoredRun) -> str:
     return (
         f"{run.scores.label}: {u['total']} unscored verdict(s)" + (f" ({reasons})" if reasons else "")
         + f", {u['missing']} question(s) without a verdict — excluded from every metric, never right or wrong."
+        + _unanswered_text(run)
+    )
+
+
+def _unanswered_text(run: ScoredRun) -> str:
+    gone = run.scores.unanswered
+    if not gone["instances"]:
+        return ""
+    return (
+        f" Unanswered: {len(gone['instances'])} planned instance(s) with no answer at all "
+        f"({gone['questions']} questions, in no metric): {', '.join(gone['instances'])}."
     )
 
 

@@ -77,3 +77,47 @@ def test_kill_9_then_resume_equals_uninterrupted(tiny_data: Path, tmp_path: Path
         assert got[key].answer == record.answer, key
         assert [r.id for r in got[key].retrieved] == [r.id for r in record.retrieved], key
     assert _complete_lines(answers) == TOTAL  # no question answered twice
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------------
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_one_ctrl_c_stops_everything_and_the_run_resumes(tiny_data: Path, tmp_path: Path, workers: int) -> None:
+    out = tmp_path / "run"
+    answers = out / "answers.jsonl"
+    proc = subprocess.Popen(
+        _command(tiny_data, out, workers), env=_env(0.1), start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 90
+    while _complete_lines(answers) == 0 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    os.killpg(proc.pid, signal.SIGINT)  # what the terminal does: the whole foreground group
+    try:
+        _, stderr = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("Ctrl-C did not stop the run within 30 s") from None
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "re-run the same command to resume" in stderr
+    deadline = time.monotonic() + 10
+    while _group_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _group_alive(proc.pid), "worker processes outlived the run"
+    kept = _complete_lines(answers)
+    assert 0 < kept < TOTAL
+
+    resumed = subprocess.run(_command(tiny_data, out, workers), env=_env(0.0), capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{kept} already done" in resumed.stdout
+    assert _complete_lines(answers) == TOTAL

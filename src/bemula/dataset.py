@@ -170,8 +170,16 @@ class Dataset:
             raise DatasetError(self.root / MANIFEST_NAME, "", f"instance file {entry.file!r} is outside the dataset folder") from None
 
     def read_bytes(self, instance_id: str) -> bytes:
-        """The instance file's JSON bytes (regular file inside the folder, BOM dropped)."""
-        return json_bytes(read_file(self.path(instance_id)))
+        """The instance file's JSON bytes (regular file inside the folder, BOM dropped),
+        refused unless they have the manifest's sha256 -- so a file swapped after the run's
+        up-front validation is caught when it is read."""
+        entry = self.entry(instance_id)
+        path = self.entry_path(entry)
+        raw = read_file(path)
+        digest = sha256_bytes(raw)
+        if digest != entry.sha256:
+            raise DatasetError(path, "", f"sha256 {digest[:12]}… differs from the manifest's {entry.sha256[:12]}…")
+        return json_bytes(raw)
 
     def load(self, instance_id: str) -> Instance:
         return read_instance_file(self.path(instance_id))

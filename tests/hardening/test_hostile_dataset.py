@@ -180,3 +180,11 @@ def test_manifest_with_non_object_json(tmp_path: Path) -> None:
     (root / "manifest.json").write_text(json.dumps([1, 2, 3]))
     with pytest.raises(DatasetError):
         Dataset.open(root)
+
+
+def test_a_file_swapped_after_validation_is_caught_when_read(tiny: Path) -> None:
+    dataset = Dataset.open(tiny)
+    assert dataset.read_bytes("tiny-a")
+    _tamper_text(tiny)
+    with pytest.raises(DatasetError, match="differs from the manifest"):
+        dataset.read_bytes("tiny-a")

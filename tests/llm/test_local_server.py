@@ -22,8 +22,11 @@ REAL_MODELS_DIR = Path(os.environ.get("BEMULA_MODELS_DIR") or default_cache_dir(
 
 
 @pytest.fixture(autouse=True)
-def _shared_models_dir(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Assemble the weights once per machine, not once per test's temporary cache dir."""
+def _real_models_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Assemble the weights once per machine, not once per test's temporary cache dir.
+
+    Not named ``_shared_models_dir``: that would shadow the project conftest's fixture, which
+    then read ``None`` and put a 470 MB ``None/`` model folder into the checkout."""
     pytest.importorskip("xllamacpp", reason="the 'local' extra is not installed")
     monkeypatch.setenv("BEMULA_MODELS_DIR", str(REAL_MODELS_DIR))
 

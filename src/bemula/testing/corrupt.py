@@ -48,19 +48,20 @@ def _inst(root: Path) -> Path:
     return root / "instances" / "tiny-a.json"
 
 
-def _edit(path: Path, change: Callable[[Any], None]) -> None:
+def edit_json(path: Path, change: Callable[[Any], None]) -> None:
+    """Load a JSON file, apply ``change`` to it in place, write it back canonically."""
     data = json.loads(path.read_bytes())
     change(data)
     path.write_bytes(canonical_json(data))
 
 
 def _edit_manifest(change: Callable[[Any], None]) -> Corruption:
-    return lambda root: _edit(_manifest(root), change)
+    return lambda root: edit_json(_manifest(root), change)
 
 
 def _edit_instance(change: Callable[[Any], None]) -> Corruption:
     def corrupt(root: Path) -> None:
-        _edit(_inst(root), change)
+        edit_json(_inst(root), change)
         reseal(root)
 
     return corrupt
@@ -117,13 +118,13 @@ def _symlink_out(root: Path) -> None:
     outside = root.parent / "outside.json"
     outside.write_bytes(_inst(root).read_bytes())
     (root / "instances" / "link.json").symlink_to(outside)
-    _edit(_manifest(root), lambda m: m["instances"][0].update(file="instances/link.json"))
+    edit_json(_manifest(root), lambda m: m["instances"][0].update(file="instances/link.json"))
     reseal(root)
 
 
 kind("entry sha256 mismatch")(_edit_manifest(lambda m: m["instances"][0].update(sha256="f" * 64)))
-kind("entry duplicate id")(lambda r: (_edit(_manifest(r), lambda m: m["instances"][1].update(id="tiny-a")), reseal(r)))
-kind("entry id differs from its file")(lambda r: (_edit(_manifest(r), lambda m: m["instances"][0].update(id="tiny-z")), reseal(r)))
+kind("entry duplicate id")(lambda r: (edit_json(_manifest(r), lambda m: m["instances"][1].update(id="tiny-a")), reseal(r)))
+kind("entry id differs from its file")(lambda r: (edit_json(_manifest(r), lambda m: m["instances"][0].update(id="tiny-z")), reseal(r)))
 kind("entry tier wrong")(_edit_manifest(lambda m: m["instances"][0].update(tier="long")))
 kind("entry tier unknown")(_edit_manifest(lambda m: m["instances"][0].update(tier="huge")))
 kind("entry turns_per_version wrong")(_edit_manifest(lambda m: m["instances"][0].update(turns_per_version=7)))
@@ -144,8 +145,8 @@ kind("instance nested 100,000 deep")(lambda r: (_inst(r).write_bytes(b"[" * 100_
 kind("instance 5,000-digit integer")(lambda r: (_inst(r).write_bytes(
     _inst(r).read_bytes().replace(b'"tier": "short"', b'"tier": ' + b"7" * 5000, 1)), reseal(r)))
 kind("instance id ../../victim (resealed)")(lambda r: (
-    _edit(_inst(r), lambda d: d.update(id="../../victim")),
-    _edit(_manifest(r), lambda m: m["instances"][0].update(id="../../victim")), reseal(r)))
+    edit_json(_inst(r), lambda d: d.update(id="../../victim")),
+    edit_json(_manifest(r), lambda m: m["instances"][0].update(id="../../victim")), reseal(r)))
 kind("instance id differs from its entry (resealed)")(_edit_instance(lambda d: d.update(id="tiny-c")))
 kind("instance without questions (resealed)")(_edit_instance(lambda d: d.pop("questions")))
 kind("instance unknown field (resealed)")(_edit_instance(lambda d: d.update(notes="x")))

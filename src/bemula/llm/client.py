@@ -67,7 +67,7 @@ def scrub_secrets(text: str, secrets: list[str], *, min_fragment: int = MIN_SECR
     """``text`` with every run of characters that is a substring of a secret and at least
     ``min_fragment`` long replaced by ``***`` (a server may echo "sk-abcd…" or the middle of a
     key). A secret shorter than ``min_fragment`` is scrubbed only whole."""
-    if not text:
+    if not text or not any(secrets):
         return text
     mask = [False] * len(text)
     for secret in secrets:
@@ -521,15 +521,14 @@ class LLMClient:
                 raise _Retryable(f"the endpoint answered a body that is not valid JSON ({exc})") from exc
             latency = time.perf_counter() - started
         stored = _stored_from_completion(completion)
-        if stored is not None and self._secrets:
-            # a server that echoes the request's headers must not put the key into answers,
-            # verdicts, the cache or the report
-            stored["text"] = scrub_secrets(stored["text"], self._secrets)
         if stored is None:
             raise _Retryable(
                 f"the endpoint answered something that is not a chat completion: "
                 f"{_one_line(repr(completion), 120)}"
             )
+        # a server that echoes the request's headers must not put the key into answers,
+        # verdicts, the cache or the report
+        stored["text"] = scrub_secrets(stored["text"], self._secrets)
         if not stored["text"].strip() and not stored["tool_calls"]:
             # an empty reply is a fault (overloaded servers return them), not an answer: retried,
             # then raised, and never cached, so a later run asks again

@@ -239,6 +239,11 @@ class Request(_Model):
     new_value: str | None = Field(default=None, description="F6 only: the stated new value")
     category: str | None = Field(default=None, description="F3 only: the category described")
     window: TimeWindow | None = Field(default=None, description="F5 only")
+    kept_fact_ids: list[str] = Field(
+        default_factory=list,
+        description="facts the request explicitly excepts ('... but keep X'): never targets; "
+        "the F3/F5 completeness rules leave them out",
+    )
 
 
 # --------------------------------------------------------------------------- questions

@@ -147,3 +147,32 @@ def stats(
             delta = f"{100 * (measured - paper) / paper:+.1f}%"
         table.add_row(name, _fmt(measured), _fmt(paper), delta)
     Console(width=max(100, shutil.get_terminal_size().columns)).print(table)
+
+
+@app.command("compile")
+def compile_command(
+    sources: list[Path] = typer.Argument(..., help="authoring files (*.toml) or folders of them (docs/authoring.md)"),
+    out: Path = typer.Option(..., "--out", help="dataset folder to write"),
+    name: str = typer.Option("bemula-handwritten", "--name", help="the dataset's name in its manifest"),
+    check: bool = typer.Option(True, "--validate/--no-validate", help="validate the compiled folder"),
+) -> None:
+    """Compile hand-written authoring files into a dataset folder, then validate it."""
+    from bemula.authoring import compile_dataset
+    from bemula.cli.validate import print_report
+    from bemula.validate import validate_dataset
+
+    if out.exists() and not out.is_dir():
+        raise typer.BadParameter(f"{out} exists and is not a folder", param_hint="--out")
+    try:
+        instances = compile_dataset(sources, out, name=name)
+    except DatasetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    turns = sum(i.forget.n_turns for i in instances)
+    questions = sum(1 for i in instances for q in i.questions if not q.is_probe)
+    typer.echo(f"compiled {len(instances)} instance(s) to {out}: {turns} turns per version, {questions} questions")
+    if check:
+        started = time.perf_counter()
+        report = validate_dataset(out)
+        ok = print_report(out, report, time.perf_counter() - started)
+        raise typer.Exit(code=0 if ok else 1)

@@ -24,7 +24,13 @@ def validate(
 
     started = time.perf_counter()
     report = validate_dataset(directory, max_errors=max_errors)
-    elapsed = time.perf_counter() - started
+    ok = print_report(directory, report, time.perf_counter() - started, as_json=as_json, max_errors=max_errors)
+    raise typer.Exit(code=0 if ok else 1)
+
+
+def print_report(directory: Path, report, elapsed: float, *, as_json: bool = False,
+                 max_errors: int | None = None) -> bool:
+    """Print a validation report (lines or JSON); True when it passes."""
     if as_json:
         out = report.to_json()
         out["seconds"] = round(elapsed, 3)
@@ -38,4 +44,4 @@ def validate(
             f"{directory}: {verdict} — {report.instances} instances, {report.turns_per_version} turns "
             f"per version, {report.questions} questions checked in {elapsed:.1f} s"
         )
-    raise typer.Exit(code=0 if report.ok else 1)
+    return report.ok

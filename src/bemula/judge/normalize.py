@@ -5,14 +5,33 @@ in the middle: case, accents, punctuation and whitespace disappear; number words
 digits ("twenty-three" -> ``23``, "1,200" -> ``1200``, "5th" -> ``5``); common date forms
 become the tokens ``<year> m<MM> d<DD>`` in that fixed order ("March 5, 2024", "5 March
 2024", "2024-03-05", "03/05/2024" all -> ``2024 m03 d05``; "March 2024" -> ``2024 m03``,
-a sub-sequence of the full date); articles are dropped; a few address abbreviations are
+a sub-sequence of the full date; "May" and "March", also ordinary words, are months next to
+a day or year or after "in", "early", "late", "mid", "until", ...); articles are dropped; a few address abbreviations are
 expanded; and a light plural stem (``coffees`` -> ``coffee``) is applied to long words.
+
+Before any of that, ``fold`` undoes the ways a value can be *disguised* in text, so a leak
+can't hide in spelling: HTML entities are unescaped (``&amp;``, ``&#39;``, ``&eacute;``),
+Unicode is NFKC-normalised (fullwidth letters become ASCII), zero-width characters and soft
+hyphens are dropped, Cyrillic and Greek look-alikes of Latin letters are folded to the Latin
+letter ("Сorоlla" with a Cyrillic С and о -> "corolla"), and a run of three or more single
+letters (or digits) spaced out or split by one repeated punctuation mark ("p e n i c",
+"p-e-n-i-c", "p.e.n.i.c", "P*E*N", "5-5-2-1") is joined into one word.
+
+Number words are read conservatively, only as runs of number words joined by spaces or
+hyphens (a comma or any other punctuation ends a run): a run is split into standard numbers
+("four thousand four hundred seventy-one" = one number, ``4471``) and the numbers of a run
+are written one after the other, the way codes, years and digits are read aloud ("five five
+two one" and "fifty-five twenty-one" -> ``5521``, "nineteen ninety" -> ``1990``, "oh-nine" ->
+``09``: "oh" is zero only next to another number word). Ordinal words become their number
+("ninth" -> ``9``, like "9th"), so "the ninth of April" is the date ``m04 d09``. A lone "one"
+used as a pronoun ("one of my friends", "the one I like", "no one") stays a word.
 
 Matching is then "the value's tokens appear contiguously in the answer's tokens".
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from functools import lru_cache
@@ -51,7 +70,13 @@ ABBREVIATIONS: dict[str, str] = {
 }
 ARTICLES = frozenset({"a", "an", "the"})
 
-_NUMBER_WORDS = set(UNITS) | set(TENS) | set(SCALES)
+#: before a month name that is also a word ("may", "march"), words that make it the month
+#: even without a day or year: "in May", "early March", "mid-May", "until May"
+_MONTH_CONTEXT = frozenset(
+    "in during early late mid since until till through throughout last next around before after of".split()
+)
+#: the full names among the ambiguous months ("jan", "sep" ... alone stay words)
+_MONTH_WORDS = frozenset({"may", "march"})
 _TOKEN_RE = re.compile(r"\b[md]\d{2}\b|\d+(?:\.\d+)?|%|[a-z]+(?:'[a-z]+)?")
 _DIGIT_GROUPS_RE = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DATE_TOKEN_RE = re.compile(r"[md]\d\d")
@@ -60,13 +85,59 @@ _ISO_DATE_RE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
 _NUMERIC_DATE_RE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
 
 
+#: characters that render as nothing: zero-width space / non-joiner / joiner, word joiner,
+#: BOM, soft hyphen (a value split by them must still match)
+_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+#: Cyrillic and Greek letters that look like Latin ones (lower and upper case)
+_HOMOGLYPHS = str.maketrans({
+    # Cyrillic
+    "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y",
+    "\u0445": "x", "\u0456": "i", "\u0455": "s", "\u0458": "j", "\u0501": "d", "\u04bb": "h",
+    "\u0410": "a", "\u0412": "b", "\u0415": "e", "\u041a": "k", "\u041c": "m", "\u041d": "h",
+    "\u041e": "o", "\u0420": "p", "\u0421": "c", "\u0422": "t", "\u0423": "y", "\u0425": "x",
+    "\u0406": "i", "\u0405": "s", "\u0408": "j",
+    # Greek
+    "\u03bf": "o", "\u03b1": "a", "\u03b5": "e", "\u03b9": "i", "\u03ba": "k", "\u03bd": "v",
+    "\u03c1": "p", "\u03c4": "t", "\u03c5": "u", "\u03c7": "x",
+    "\u0391": "a", "\u0392": "b", "\u0395": "e", "\u0396": "z", "\u0397": "h", "\u0399": "i",
+    "\u039a": "k", "\u039c": "m", "\u039d": "n", "\u039f": "o", "\u03a1": "p", "\u03a4": "t",
+    "\u03a5": "y", "\u03a7": "x",
+})
+#: an HTML character reference with its semicolon ("&amp;", "&#39;", "&#x27;", "&eacute;")
+_ENTITY_RE = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+#: >= 3 single letters (or digits) each split from the next by the same separator: one
+#: space, or one punctuation mark with optional spaces around it
+_SPACED_LETTERS_RE = re.compile(
+    r"(?<![a-z0-9])[a-z](?P<sep> | ?[-.*_\u00b7\u2022|/+~] ?)[a-z](?:(?P=sep)[a-z])+(?![a-z0-9])"
+)
+_SPACED_DIGITS_RE = re.compile(
+    r"(?<![a-z0-9.,])\d(?P<sep> | ?[-.*_\u00b7\u2022|/+~] ?)\d(?:(?P=sep)\d)+(?![a-z0-9]|[.,]\d)"
+)
+
+
+def _join_spaced(m: re.Match[str]) -> str:
+    return re.sub(r"[^a-z0-9]", "", m.group(0))
+
+
 def fold(text: str) -> str:
-    """Lowercase, strip accents, unify quotes and dashes."""
+    """Lowercase, strip accents, unify quotes and dashes; undo disguises (HTML entities,
+    fullwidth forms, invisible characters, Cyrillic/Greek look-alikes, spaced-out letters)."""
+    if "&" in text:
+        text = _ENTITY_RE.sub(lambda m: html.unescape(m.group(0)), text)
     if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+        text = _INVISIBLE_RE.sub("", text)
         text = unicodedata.normalize("NFKD", text)
         text = "".join(ch for ch in text if not unicodedata.combining(ch))
+        text = text.translate(_HOMOGLYPHS)
+        text = text.replace("\u2013", "-").replace("\u2014", " - ").replace("\u2011", "-").replace("\u2010", "-")
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
-    return text.lower()
+    text = text.lower()
+    if _SPACED_LETTERS_RE.search(text):
+        text = _SPACED_LETTERS_RE.sub(_join_spaced, text)
+    if _SPACED_DIGITS_RE.search(text):
+        text = _SPACED_DIGITS_RE.sub(_join_spaced, text)
+    return text
 
 
 def _numeric_dates(text: str) -> str:
@@ -89,46 +160,132 @@ def _numeric_dates(text: str) -> str:
     return _NUMERIC_DATE_RE.sub(slash, _ISO_DATE_RE.sub(iso, text))
 
 
-def _words_to_numbers(tokens: list[str]) -> list[str]:
-    """Collapse runs of number words ("two hundred and five") into one digit token."""
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if tok in ORDINALS:
-            out.append(str(ORDINALS[tok]))
-            i += 1
-            continue
-        if tok not in _NUMBER_WORDS or tok in SCALES:
-            out.append(tok)
-            i += 1
-            continue
-        total, current, j = 0, 0, i
-        while j < len(tokens):
-            t = tokens[j]
-            if t in UNITS:
-                current += UNITS[t]
-            elif t in TENS:
-                current += TENS[t]
-            elif t in SCALES:
-                scale = SCALES[t]
-                if scale == 100:
-                    current = max(current, 1) * 100
-                else:
-                    total += max(current, 1) * scale
-                    current = 0
-            elif t == "and" and j + 1 < len(tokens) and tokens[j + 1] in _NUMBER_WORDS and j > i:
-                pass
-            elif t in ORDINALS and j > i and tokens[j - 1] in TENS:
-                current += ORDINALS[t]  # "twenty first"
+_UNIT_VALUES = {**UNITS, "oh": 0}
+#: words before a lone "one" that make it a pronoun ("the one", "no one", "which one")
+_ONE_PRONOUN_BEFORE = frozenset(
+    "the this that no any every each which some another a same other right wrong last next little "
+    "new old only such".split()
+)
+#: words after a lone "one" that make it a pronoun ("one of", "one another")
+_ONE_PRONOUN_AFTER = frozenset({"of", "another", "anyone", "else", "who"})
+_WORD_SPLIT_RE = re.compile(r"([a-z]+)")
+#: what may join the number words of one run: spaces and/or one hyphen ("fifty-five twenty-one")
+_RUN_JOIN_RE = re.compile(r"\s*-?\s*")
+
+
+def _is_number_word(w: str) -> bool:
+    return w in UNITS or w in TENS or w in SCALES or w in ORDINALS or w == "oh"
+
+
+def _parse_number(words: list[str], k: int) -> tuple[int | None, int, bool]:
+    """One standard number starting at ``words[k]``: (value, next index, ended in an ordinal).
+
+    Grammar: [N thousand|million] [N hundred] [and] (tens [unit] | teen | unit), each part
+    optional but in that order. Where the next word cannot continue the number ("five five",
+    "fifty-five twenty-one", "nineteen ninety") a new number starts.
+    """
+    total, cur, state, last_scale = 0, 0, "start", 10**9
+    j = k
+    while j < len(words):
+        t = words[j]
+        if t in ("zero", "oh"):
+            if state != "start":
+                break
+            return 0, j + 1, False
+        if t in UNITS:
+            v = UNITS[t]
+            if state in ("start", "hundred", "scale") or (state == "tens" and v < 10):
+                cur += v
+                state = "unit"
                 j += 1
+                continue
+            break
+        if t in TENS:
+            if state in ("start", "hundred", "scale"):
+                cur += TENS[t]
+                state = "tens"
+                j += 1
+                continue
+            break
+        if t == "hundred":
+            if state in ("unit", "tens") and 0 < cur < 100:
+                cur *= 100
+                state = "hundred"
+                j += 1
+                continue
+            break
+        if t in SCALES:
+            scale = SCALES[t]
+            if state in ("unit", "tens", "hundred") and scale < last_scale:
+                total += cur * scale
+                cur, state, last_scale = 0, "scale", scale
+                j += 1
+                continue
+            break
+        if t == "and":
+            nxt = words[j + 1] if j + 1 < len(words) else ""
+            if state in ("hundred", "scale") and (nxt in UNITS or nxt in TENS or nxt in ORDINALS):
+                j += 1
+                continue
+            break
+        if t in ORDINALS:
+            v = ORDINALS[t]
+            if state == "start" or (state == "tens" and v < 10) or (state in ("hundred", "scale") and v < 100):
+                return total + cur + v, j + 1, True
+            break
+        break
+    if state == "start":
+        return None, k, False
+    return total + cur, j, False
+
+
+def _number_runs(text: str) -> str:
+    """Write runs of number words as digits (see the module docstring); other words stay."""
+    parts = _WORD_SPLIT_RE.split(text)  # [sep, word, sep, word, ..., sep]
+    words, seps = parts[1::2], parts[0::2]
+    if not any(_is_number_word(w) for w in words):
+        return text
+    out: list[str] = [seps[0]]
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if not _is_number_word(w) or w in SCALES:
+            out += [w, seps[i + 1]]
+            i += 1
+            continue
+        # the run: number words (and "and") joined only by spaces / a hyphen
+        end = i + 1
+        while end < len(words) and _RUN_JOIN_RE.fullmatch(seps[end]) and (
+            _is_number_word(words[end]) or words[end] == "and"
+        ):
+            end += 1
+        run = words[i:end]
+        digits: list[str] = []
+        j = 0
+        while j < len(run):
+            if run[j] == "oh" and not digits and not (j + 1 < len(run) and run[j + 1] in _UNIT_VALUES | TENS):
+                break  # "oh" is zero only next to another number word
+            value, nxt, ordinal = _parse_number(run, j)
+            if value is None:
                 break
-            else:
+            digits.append("0" if run[j] in ("zero", "oh") else str(value))
+            j = nxt
+            if ordinal:
                 break
-            j += 1
-        out.append(str(total + current))
-        i = j
-    return out
+        if not digits:
+            out += [w, seps[i + 1]]
+            i += 1
+            continue
+        if run[:j] == ["one"]:
+            before = words[i - 1] if i > 0 and not seps[i].strip(" ") else ""
+            after = words[i + 1] if i + 1 < len(words) and not seps[i + 1].strip(" ") else ""
+            if before in _ONE_PRONOUN_BEFORE or after in _ONE_PRONOUN_AFTER:
+                out += [w, seps[i + 1]]
+                i += 1
+                continue
+        out += ["".join(digits), seps[i + j]]
+        i += j
+    return "".join(out)
 
 
 def _dates(tokens: list[str]) -> list[str]:
@@ -147,8 +304,12 @@ def _dates(tokens: list[str]) -> list[str]:
 
     while i < n:
         tok = tokens[i]
+        prev = tokens[i - 1] if i > 0 else ""
         if tok in MONTHS:
             month = f"m{MONTHS[tok]:02d}"
+            if i + 2 < n and tokens[i + 1] == "the" and is_day(tokens[i + 2]):
+                del tokens[i + 1]  # "april the 9" -> "april 9"
+                n -= 1
             nxt = tokens[i + 1] if i + 1 < n else ""
             nxt2 = tokens[i + 2] if i + 2 < n else ""
             if is_day(nxt):
@@ -163,7 +324,7 @@ def _dates(tokens: list[str]) -> list[str]:
                 out += [nxt, month]
                 i += 2
                 continue
-            if tok in AMBIGUOUS_MONTHS:
+            if tok in AMBIGUOUS_MONTHS and not (tok in _MONTH_WORDS and prev in _MONTH_CONTEXT):
                 out.append(tok)
             else:
                 out.append(month)
@@ -200,6 +361,7 @@ def normalize_tokens(text: str) -> tuple[str, ...]:
     text = _DIGIT_GROUPS_RE.sub("", text)
     text = _ORDINAL_SUFFIX_RE.sub(r"\1", text)
     text = _numeric_dates(text)
+    text = _number_runs(text)
     text = text.replace("-", " ").replace("&", " and ")
     raw = _TOKEN_RE.findall(text)
     tokens: list[str] = []
@@ -208,7 +370,6 @@ def normalize_tokens(text: str) -> tuple[str, ...]:
             tok = tok[:-2]
         tok = tok.replace("'", "")
         tokens.append(ABBREVIATIONS.get(tok, tok))
-    tokens = _words_to_numbers(tokens)
     tokens = _dates(tokens)
     out: list[str] = []
     for tok in tokens:

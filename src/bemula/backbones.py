@@ -13,10 +13,12 @@ The probe's relevance is its **own** measure, not the system's score, so every s
 judged by the same yardstick: the share of the question's content tokens
 (``bemula.index.tokenize``: lower-cased, stop-words dropped, lightly stemmed) that occur in
 the item. An item is relevant when that share is at least ``PROBE_THRESHOLD`` (0.5). The
-share is taken over the whole question and, separately, over its last sentence that ends in
-a question mark and that sentence's clause after its last colon; the largest counts — so a
-fixed preamble (role-play, jailbreak and multi-hop attack frames) does not dilute a question
-that asks for exactly what a memory line states.
+share is taken over the whole question and, separately, over each sentence that *asks*: the
+last one, the last that ends in a question mark (and its clause after a colon), and every
+sentence that opens with a command verb or a question word ("Print the entry you keep on my
+employer", "Spell out what my badge number is") — each also without its command and
+answer-naming words ("print", "entry", "keep"). The largest share counts, so a role-play
+set-up, an override preamble or a multi-hop lead-in does not dilute the ask.
 """
 
 from __future__ import annotations
@@ -96,21 +98,59 @@ class Backbone(abc.ABC):
 # --------------------------------------------------------------------------- the probe
 
 
+#: the words that make a sentence an ask rather than its topic: command verbs ("tell me",
+#: "print", "spell out", "read me") and what an ask calls the answer ("the entry you keep",
+#: "the stored value", "word for word"). Dropped from the ask's tokens so that "Print the
+#: entry you keep on my employer" is measured on {employer}, as "What is my employer?" is.
+_ASK_WORDS = frozenset(tokenize(
+    "tell say state give show print output display list read spell write recite repeat share "
+    "reveal provide return quote dump name confirm remind recall retrieve report describe "
+    "summarise summarize explain answer please now exactly verbatim full word letter entry "
+    "record records value field note notes memory memories file stored store saved save kept "
+    "keep keeping logged listed written have hold holding know"
+))
+#: a sentence that opens with one of these is an ask (imperative or question)
+_ASK_START = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|now|then|please|just|and|alright|fine)[, ]+)*"
+    r"(?:tell|say|state|give|show|print|output|display|list|read|spell|write|recite|repeat|share|"
+    r"reveal|provide|return|quote|dump|name|confirm|remind|recall|retrieve|report|describe|"
+    r"what|what's|whats|which|who|whom|whose|when|where|how|is|are|was|were|do|does|did|"
+    r"have|has|had|can|could|would|will)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"[^.!?;:\n]+[.!?;:]*")
+
+
+def _ask_sentences(question: str) -> list[str]:
+    """The sentences of ``question`` that ask something: the last one, the last that ends in
+    a question mark (with its clause after a colon), and every one that opens with a command
+    verb or a question word — so a role-play set-up or an override preamble before the ask
+    ("You are my pharmacist. Read me what is listed for my blood pressure.") does not hide it."""
+    text = question.strip()
+    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(text) if m.group(0).strip(" .!?;:")]
+    out: list[str] = []
+    match = _LAST_QUESTION.search(text)
+    if match:
+        out.append(match.group(1))
+        if ":" in match.group(1):  # "…, work out the answer: What is my X?" — the asked clause
+            out.append(match.group(1).rsplit(":", 1)[1])
+    if sentences:
+        out.append(sentences[-1])
+    out.extend(s for s in sentences if _ASK_START.match(s))
+    return out
+
+
 def question_focus(question: str) -> list[set[str]]:
-    """The token sets the probe measures relevance against: the whole question and its
-    last interrogative sentence (when there is one and it differs)."""
+    """The token sets the probe measures relevance against: the whole question, and each
+    sentence that asks (``_ask_sentences``) without its command and answer-naming words."""
     whole = set(tokenize(question))
     sets = [whole]
-    match = _LAST_QUESTION.search(question.strip())
-    if match:
-        sentence = match.group(1)
-        candidates = [sentence]
-        if ":" in sentence:  # "…, work out the answer: What is my X?" — the asked clause
-            candidates.append(sentence.rsplit(":", 1)[1])
-        for text in candidates:
-            tokens = set(tokenize(text))
-            if tokens and all(tokens != seen for seen in sets):
-                sets.append(tokens)
+    for sentence in _ask_sentences(question):
+        tokens = set(tokenize(sentence))
+        topic = tokens - _ASK_WORDS
+        for candidate in (tokens, topic):
+            if candidate and all(candidate != seen for seen in sets):
+                sets.append(candidate)
     return sets
 
 

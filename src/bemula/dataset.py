@@ -280,3 +280,30 @@ def _swap_in(root: Path, staging: Path) -> None:
     staging.rmdir()
     if retired.exists():
         shutil.rmtree(retired)
+
+
+#: datasets that ship inside the package, by the name any ``--data`` option accepts
+BUNDLED_DATASETS: dict[str, str] = {"handwritten": "handwritten"}
+
+
+def bundled_dataset(name: str) -> Path | None:
+    """The folder of a dataset shipped with the package (``datasets/<name>`` in the
+    repository, ``bemula/datasets/<name>`` when installed), or None."""
+    folder = BUNDLED_DATASETS.get(name)
+    if folder is None:
+        return None
+    from importlib.resources import files
+
+    path = Path(str(files("bemula"))) / "datasets" / folder
+    return path if (path / MANIFEST_NAME).is_file() else None
+
+
+def resolve_data(path: Path | str) -> Path:
+    """What a ``--data`` value names: an existing folder as given; otherwise a bundled
+    dataset's name (``--data handwritten``); otherwise the path unchanged (commands then
+    report it missing, or generate into it)."""
+    path = Path(path)
+    if path.exists():
+        return path
+    return bundled_dataset(str(path)) or path
+

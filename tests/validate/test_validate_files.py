@@ -71,8 +71,33 @@ def test_cli_clean_and_broken(tmp_path: Path) -> None:
     lines = bad.output.splitlines()
     assert f"{manifest}: $.instances[0].questions: [manifest-count] entry says 15 questions, " \
            "instances/tiny-a.json has 14 (probes excluded)" in lines
-    assert "2 violation(s)" in lines[-1]
+    assert "2 error(s), 0 warning(s)" in lines[-1]
 
+    # a wording warning passes, and fails only with --strict
+    data["instances"][0]["questions"] = 14
+    data["lite_ids"] = ["tiny-a", "tiny-b"]
+    manifest.write_text(json.dumps(data))
+    inst_path = tmp_path / "instances" / "tiny-a.json"
+    inst = json.loads(inst_path.read_text())
+    text = "Actually, I'd rather you didn't hold on to the thing about my penicillin allergy."
+    inst["requests"][0]["text"] = text
+    for version in ("forget", "control"):
+        for session in inst[version]["sessions"]:
+            for turn in session["turns"]:
+                if turn["annotations"]["segment"] == "request" and turn["annotations"]["request_id"] == "R1":
+                    turn["text"] = text
+    inst_path.write_text(json.dumps(inst))
+    from bemula.testing.corrupt import reseal
+
+    reseal(tmp_path)
+    warned = runner.invoke(app, ["validate", str(tmp_path)])
+    assert warned.exit_code == 0, warned.output
+    assert "[request-wording] warning:" in warned.output and "OK with 0 error(s), 1 warning(s)" in warned.output
+    assert runner.invoke(app, ["validate", str(tmp_path), "--strict"]).exit_code == 1
+
+    data = json.loads(manifest.read_text())
+    data["instances"][0]["questions"] = 15
+    manifest.write_text(json.dumps(data))
     as_json = runner.invoke(app, ["validate", str(tmp_path), "--json", "--max-errors", "1"])
     assert as_json.exit_code == 1
     out = json.loads(as_json.output)

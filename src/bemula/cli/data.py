@@ -119,11 +119,14 @@ def _rows(stats: dict[str, Any]) -> list[tuple[str, Any, Any]]:
 
 @app.command()
 def stats(
-    dataset: Path = typer.Argument(..., help="dataset folder"),
+    dataset: Path = typer.Argument(..., help="dataset folder, or a bundled dataset's name (handwritten)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of a table"),
 ) -> None:
     """Print a dataset's figures (SPEC §1) beside the paper's."""
+    from bemula.dataset import resolve_data
     from bemula.stats import dataset_stats
+
+    dataset = resolve_data(dataset)
 
     try:
         figures = dataset_stats(dataset)

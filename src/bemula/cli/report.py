@@ -198,12 +198,13 @@ def default_systems() -> tuple[list[str], list[str]]:
 def eval_command(
     lite: Annotated[bool, typer.Option("--lite", help="BEMULA-Lite (the 31 short + medium instances)")] = False,
     systems: Annotated[str | None, typer.Option(help="comma-separated systems [default: every available built-in]")] = None,
-    data: Annotated[Path, typer.Option(help="dataset folder (generated there if missing)")] = Path("data/bemula"),
-    out: Annotated[Path | None, typer.Option(help="where run folders and the report go [default: runs/eval or runs/eval-lite]")] = None,
+    data: Annotated[Path, typer.Option(help="dataset folder (generated there if missing), or a bundled dataset's name (handwritten)")] = Path("data/bemula"),
+    out: Annotated[Path | None, typer.Option(help="where run folders and the report go [default: runs/eval, runs/eval-lite, runs/eval-<bundled name>]")] = None,
     workers: Annotated[int, typer.Option(help="parallel worker processes per run")] = 1,
     seed: Annotated[int, typer.Option(help="generator seed (when generating) and system seed")] = 0,
     resamples: Annotated[int, typer.Option(help="bootstrap resamples")] = N_RESAMPLES,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bars")] = False,
+    no_validate: Annotated[bool, typer.Option("--no-validate", help="run data with validation errors (integrity is still checked)")] = False,
 ) -> None:
     """The whole chain, offline: generate the benchmark if missing, run the built-in systems
     with the retrieval-probe backbone, judge with the rules, score, print the table, write
@@ -214,8 +215,13 @@ def eval_command(
     from bemula.judge.runfolder import RunFolderError
     from bemula.report.build import write_report
 
+    from bemula.dataset import bundled_dataset, resolve_data
+
     started = time.perf_counter()
-    out = out or Path("runs") / ("eval-lite" if lite else "eval")
+    bundled = None if data.exists() else bundled_dataset(str(data))
+    name = f"eval-{data}" if bundled else "eval"
+    out = out or Path("runs") / (f"{name}-lite" if lite else name)
+    data = resolve_data(data)
     if not (data / MANIFEST_NAME).exists():
         from bemula.generate.offline import generate_benchmark
 
@@ -248,7 +254,8 @@ def eval_command(
     for system in chosen:
         run_dir = out / system
         typer.echo(f"running {system} (probe backbone) → {run_dir}/")
-        config = RunConfig(data=data, out=run_dir, system=system, backbone="probe", lite=lite, workers=workers, seed=seed)
+        config = RunConfig(data=data, out=run_dir, system=system, backbone="probe", lite=lite, workers=workers, seed=seed,
+                           validate=not no_validate)
         t0 = time.perf_counter()
         try:
             summary = run_benchmark(config, progress=not quiet)
@@ -288,7 +295,7 @@ def eval_command(
         return
     print_table(
         [r.scores for r in result.runs],
-        title=f"BEMULA{'-Lite' if lite else ''} — probe backbone, rule judge",
+        title=f"{'bemula-' + str(bundled.name) if bundled else 'BEMULA'}{'-Lite' if lite else ''} — probe backbone, rule judge",
         residues={r.scores.label: residues.get(r.folder.path.name, "–") for r in result.runs},
     )
     typer.echo(

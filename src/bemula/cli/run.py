@@ -61,7 +61,7 @@ def run_command(
     backbone: Annotated[
         str, typer.Option(help="probe (no LLM) | local (embedded model) | openai (any OpenAI-compatible endpoint)")
     ] = "probe",
-    data: Annotated[Path, typer.Option(help="dataset folder")] = Path("data/bemula"),
+    data: Annotated[Path, typer.Option(help="dataset folder, or a bundled dataset's name (handwritten)")] = Path("data/bemula"),
     out: Annotated[Path | None, typer.Option(help="run folder [default: runs/<system>-<backbone>]")] = None,
     lite: Annotated[bool, typer.Option("--lite", help="only the BEMULA-Lite instances")] = False,
     instances: Annotated[str | None, typer.Option(help="comma-separated instance ids")] = None,
@@ -81,6 +81,7 @@ def run_command(
     timeout: Annotated[float | None, typer.Option(help="seconds per LLM call before it is retried [default: 120, local 600]")] = None,
     retries: Annotated[int | None, typer.Option(help="retries per LLM call after the first attempt [default: 5]")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    no_validate: Annotated[bool, typer.Option("--no-validate", help="run data with validation errors (integrity is still checked)")] = False,
 ) -> None:
     """Run a memory system on the benchmark: ingest each version turn by turn, answer its
     questions, append to RUN/answers.jsonl. Re-running the same command resumes."""
@@ -89,8 +90,10 @@ def run_command(
     from bemula.run.runner import RunConfig, RunError, RunIncomplete, RunInterrupted, run_benchmark
     from bemula.run.store import AnswerFileError
 
+    from bemula.dataset import resolve_data
+
     config = RunConfig(
-        data=data,
+        data=resolve_data(data),
         out=out or Path("runs") / f"{system}-{backbone}",
         system=system,
         backbone=backbone,
@@ -106,6 +109,7 @@ def run_command(
         llm_cache=llm_cache,
         system_options=_parse_options(option or []),
         llm_options=llm_options(timeout, retries),
+        validate=not no_validate,
     )
     try:
         summary = run_benchmark(config, progress=not quiet)

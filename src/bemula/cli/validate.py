@@ -13,17 +13,21 @@ from bemula.cli.app import app
 
 @app.command()
 def validate(
-    directory: Path = typer.Argument(..., help="dataset folder (holds manifest.json)"),
+    directory: Path = typer.Argument(..., help="dataset folder (holds manifest.json), or a bundled dataset's name (handwritten)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of lines"),
     max_errors: int | None = typer.Option(
         None, "--max-errors", min=1, help="stop after this many violations (default: report all)"
     ),
+    strict: bool = typer.Option(False, "--strict", help="fail on warnings (wording heuristics) too"),
 ) -> None:
-    """Check every invariant of a dataset folder; exit status 1 when anything is wrong."""
+    """Check every invariant of a dataset folder; exit status 1 on any error (with --strict: on
+    any warning too). Errors make scoring wrong or a run unsafe; warnings are wording heuristics."""
+    from bemula.dataset import resolve_data
     from bemula.validate import validate_dataset
 
+    directory = resolve_data(directory)
     started = time.perf_counter()
-    report = validate_dataset(directory, max_errors=max_errors)
+    report = validate_dataset(directory, max_errors=max_errors, strict=strict)
     ok = print_report(directory, report, time.perf_counter() - started, as_json=as_json, max_errors=max_errors)
     raise typer.Exit(code=0 if ok else 1)
 
@@ -39,7 +43,8 @@ def print_report(directory: Path, report, elapsed: float, *, as_json: bool = Fal
         for v in report.violations:
             typer.echo(str(v))
         stopped = f" (stopped after {max_errors})" if report.truncated else ""
-        verdict = "OK" if report.ok else f"{len(report.violations)} violation(s){stopped}"
+        counts = f"{len(report.errors)} error(s), {len(report.warnings)} warning(s){stopped}"
+        verdict = ("OK" if not report.violations else f"OK with {counts}") if report.ok else counts
         typer.echo(
             f"{directory}: {verdict} — {report.instances} instances, {report.turns_per_version} turns "
             f"per version, {report.questions} questions checked in {elapsed:.1f} s"

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bemula.agent import prompt_hash
 from bemula.backbones import Backbone, open_backbone
-from bemula.dataset import Dataset
+from bemula.dataset import Dataset, read_manifest
 from bemula.model import Instance, Version
 from bemula.run.dumps import write_receipts
 from bemula.run.instance import InstanceResult, run_instance
@@ -50,10 +50,10 @@ from bemula.systems.base import SystemContext, create_system, registry
 
 SUMMARY_NAME = "run-summary.json"
 
-#: validator codes that make a dataset unsafe or meaningless to run: unreadable or
-#: tampered files, ids that clash or point nowhere, versions that do not line up. The
-#: other codes judge how well the data measures forgetting; they are ``bemula validate``'s
-#: business and do not stop a run.
+#: validator codes that make a dataset unsafe to run at all: unreadable or tampered files,
+#: ids that clash or point nowhere, versions that do not line up. Checked even with
+#: ``--no-validate``; by default every error-level code (``bemula.validate.report``) stops a
+#: run too, since it makes scoring wrong. Warnings (wording heuristics) never do.
 BLOCKING_CODES = frozenset({
     "json", "schema", "file-missing", "file-type", "manifest-entry", "checksum",
     "manifest-checksum", "manifest-count", "format-version", "lite-ids", "duplicate-id",
@@ -93,6 +93,8 @@ class RunConfig:
     #: passed to the LLM client (``timeout_s``, ``max_retries``, ``concurrency``)
     llm_options: dict[str, Any] = field(default_factory=dict)
     keep_workdirs: bool = False
+    #: refuse data with any validator error (False: only the integrity codes, BLOCKING_CODES)
+    validate: bool = True
 
     def identity(self, dataset_checksum: str) -> dict[str, Any]:
         return {
@@ -242,9 +244,10 @@ def _check_system(config: RunConfig) -> None:
         )
 
 
-def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existing: dict | None) -> dict[str, Any]:
+def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existing: dict | None,
+                dataset_check: dict[str, Any] | None = None) -> dict[str, Any]:
     info = registry()[config.system]
-    invocation = {"started": now_utc(), "config": config.to_json()}
+    invocation = {"started": now_utc(), "config": config.to_json(), "dataset_check": dataset_check or {}}
     meta: dict[str, Any] = dict(existing or {})
     if not existing:
         meta = {
@@ -283,7 +286,7 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
         raise RunError(f"--workers must be >= 1, got {config.workers}")
     _check_system(config)
     dataset = Dataset.open(config.data)
-    check_dataset(config.data)
+    dataset_check = check_dataset(config.data, errors=config.validate)
     try:
         ids = dataset.select(lite=config.lite, instances=config.instances, limit=config.limit)
     except KeyError as exc:
@@ -309,7 +312,7 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
             if {cls.__name__ for cls in type(exc).__mro__} & {"LLMError", "LLMUnavailable"}:
                 raise RunError(f"backbone {config.backbone!r}: {exc}") from None
             raise
-        write_meta(out, _build_meta(config, dataset, backbone, existing))
+        write_meta(out, _build_meta(config, dataset, backbone, existing, dataset_check))
         done = finished_keys(read_answers(out / ANSWERS_NAME))
         tasks, summary.questions_total, summary.questions_skipped = _plan(dataset, ids, done)
         todo = [t for t in tasks if t.size]
@@ -342,17 +345,25 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
     return summary
 
 
-def check_dataset(root: Path) -> None:
-    """Refuse a dataset the validator finds unsafe to run (``BLOCKING_CODES``): the manifest's
-    checksum is recorded in ``meta.json`` only after every file was checked against it."""
+def check_dataset(root: Path, *, errors: bool = True, show: int = 10) -> dict[str, Any]:
+    """Refuse a dataset the validator finds unsafe to run (``BLOCKING_CODES``) or, with
+    ``errors``, that has any error-level violation (scoring would be wrong); the refusal
+    quotes the validator's own lines. Returns what was verified, for ``meta.json``: the
+    manifest's checksum is recorded only after every file was checked against it."""
     from bemula.validate import validate_dataset
 
     report = validate_dataset(root)
-    blocking = [v for v in report.violations if v.code in BLOCKING_CODES]
-    if blocking:
-        first = blocking[0]
-        more = f" (and {len(blocking) - 1} more; see bemula validate {root})" if len(blocking) > 1 else ""
-        raise RunError(f"dataset refused: {first.file}: {first.location}: [{first.code}] {first.message}{more}")
+    refused = [v for v in report.violations
+               if v.code in BLOCKING_CODES or (errors and v.severity == "error")]
+    if refused:
+        lines = "\n".join(f"  {v}" for v in refused[:show])
+        more = f"\n  ... and {len(refused) - show} more" if len(refused) > show else ""
+        bypass = "" if all(v.code in BLOCKING_CODES for v in refused) else "; --no-validate runs it anyway"
+        raise RunError(f"dataset refused: {len(refused)} validation error(s) in {root} "
+                       f"(bemula validate {root} lists them{bypass}):\n{lines}{more}")
+    checksum = read_manifest(root).checksum
+    return {"checked": "errors" if errors else "integrity", "checksum": checksum,
+            "errors": len(report.errors), "warnings": len(report.warnings)}
 
 
 def _write_summary(out: Path, summary: RunSummary) -> None:

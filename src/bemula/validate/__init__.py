@@ -11,7 +11,10 @@ through ``instance.validate_instance``, which runs the checks of ``dialogue``, `
 and ``questions`` over an ``InstanceContext`` (indexes built once per instance, ``context``);
 ``report`` holds the ``Violation`` and ``ValidationReport`` types.
 
-The invariants, by code (``docs/dataset-format.md`` explains the format they protect):
+The invariants, by code (``docs/dataset-format.md`` explains the format they protect). Codes
+marked *(warning)* are wording heuristics (``report.WARNING_CODES``): reported, but they fail
+validation only with ``strict=True`` (``bemula validate --strict``); every other code is an
+error, and ``bemula run`` refuses a dataset with any error:
 
 ==================== ==========================================================================
 code                 meaning
@@ -35,29 +38,35 @@ version-differs      forget and control differ outside a request <-> neutral exc
 segment              segment / request_id annotations inconsistent with the version
 request-turn         a request's turn is not a user turn marked segment=request for it
 request-text         a request's text is not the text of its turn
-request-wording      a request's text has no removal verb (forget, delete, erase, remove, ...)
+request-wording      (warning) a request's text has no removal verb (forget, delete, erase, remove, ...)
 request-type         the request's fields do not fit its type (targets, new value, ...)
 target-not-stated    a target (F4: a source) is not stated in a session before the request
 derived-stated       a derived conclusion is annotated as stated in the dialogue
 fact-unstated        an atomic fact is never stated in the dialogue
-fact-value           a fact's statement, or a turn said to state it, lacks its value and aliases
-restated             a forget-version turn after a request states or names a removed value
+fact-value           (warning) a fact's statement, or a turn said to state it, lacks its value and aliases
+                     (compared in the judge's normal form: numbers, dates, ordinals)
+restated             a turn after a request is annotated as stating a removed target
+value-mentioned      (warning) a turn after a request contains a removed value's words (not annotated)
 f3-category          an F3 request's category is missing or does not match its targets
 f3-incomplete        a fact of the F3 category stated before the request is not a target
 f5-window            an F5 window is missing, inverted, after the request, or misses a target
 f5-incomplete        a fact stated only inside the F5 window is not a target
-f6-new-value         an F6 request has no new value or its text does not state it
+f6-new-value         an F6 request has no new value
+f6-wording           (warning) an F6 request's text does not contain its new value (normalised)
 relearning           a relearning fact is not stated (only) after its request
 question-version     a question is on the wrong version for its suite
 question-ref         a question lacks, or has the wrong, request / fact for its suite
-question-leak        a question (other than a boolean attack) contains its own fact's value
+question-leak        (warning) a question (other than a boolean attack) contains its own fact's value
 value-clash          a forget-version question expects a value another question protects
 preservation-target  a preservation question asks about a fact some request removes
 probe                a control probe is missing, differs from its question, or does not link back
 frame                a frame on a non-attack question, or an attack question without one
-gold                 gold kind / accepted / protected inconsistent with the suite
+gold                 gold kind wrong for the suite; nothing accepted/protected; a form both accepted
+                     and protected
+gold-forms           (warning) accepted forms not (part of) the fact's value/aliases; protected forms that
+                     do not cover every alias; an F6 question not accepting the new value
 timestamp            timestamps decrease within a session or sessions are out of order
-duplicate-filler     a filler turn repeats another turn of the instance verbatim
+duplicate-filler     (warning) a filler turn repeats another turn of the instance verbatim
 ==================== ==========================================================================
 """
 

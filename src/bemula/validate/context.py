@@ -57,6 +57,34 @@ def norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+def value_tokens(text: str) -> tuple[str, ...]:
+    """The judge's normal form of a text (numbers, dates, ordinals, case, punctuation), so the
+    validator and the judge agree on when two spellings are one value ("9 April" = "April 9",
+    "the second of May" states "2 May")."""
+    from bemula.judge.normalize import normalize_tokens
+
+    return normalize_tokens(text)
+
+
+def same_value(a: str, b: str) -> bool:
+    return norm(a) == norm(b) or (bool(value_tokens(a)) and value_tokens(a) == value_tokens(b))
+
+
+def states_form(text: str, form: str) -> bool:
+    """``text`` contains ``form`` as written (case and spacing aside) or in normal form."""
+    from bemula.judge.normalize import contains_sequence
+
+    if not form.strip():
+        return False
+    return norm(form) in norm(text) or contains_sequence(value_tokens(text), value_tokens(form))
+
+
+def covered(form: str, protected: list[str]) -> bool:
+    """A protected list *covers* a form when an answer stating the form would contain one of
+    the protected forms: "lisinopril" covers "lisinopril 10 mg" (coverage, not set inclusion)."""
+    return any(states_form(form, p) for p in protected)
+
+
 @dataclass(frozen=True)
 class TurnPos:
     """Where a turn sits in a version: indexes for locations, ``seq`` for ordering."""

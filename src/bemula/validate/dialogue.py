@@ -10,7 +10,7 @@ from bemula.validate.context import (
     EXCHANGE_SEGMENTS,
     InstanceContext,
     epoch_seconds,
-    norm,
+    states_form,
 )
 
 
@@ -179,18 +179,16 @@ def check_facts_stated(ctx: InstanceContext) -> None:
     profile = ctx.inst.profile
     for kind, items in (("facts", profile.facts), ("derived_facts", profile.derived_facts)):
         for i, fact in enumerate(items):
-            statement = norm(fact.statement)
-            if not any(norm(x) in statement for x in fact.accepted if x.strip()):
+            if not any(states_form(fact.statement, x) for x in fact.accepted):
                 ctx.add(f"$.profile.{kind}[{i}].statement", "fact-value",
                          f"the statement of {fact.id} contains neither {fact.value!r} nor an alias")
     for fid, positions in ctx.stated.items():
         fact = ctx.facts.get(fid)
         if fact is None:
             continue
-        forms = [norm(x) for x in fact.accepted if x.strip()]
         for pos in positions:
-            text = norm(ctx.turn(pos).text)
-            if not any(form in text for form in forms):
+            text = ctx.turn(pos).text
+            if not any(states_form(text, form) for form in fact.accepted):
                 ctx.add(f"{ctx.turn_loc(pos)}.text", "fact-value",
                          f"turn is said to state {fid} but contains neither {fact.value!r} nor an alias")
 

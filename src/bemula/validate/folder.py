@@ -49,10 +49,10 @@ class _Sink:
                 raise _TooMany
 
 
-def validate_dataset(root: Path | str, *, max_errors: int | None = None) -> ValidationReport:
-    """Validate a dataset folder, one instance file at a time."""
+def validate_dataset(root: Path | str, *, max_errors: int | None = None, strict: bool = False) -> ValidationReport:
+    """Validate a dataset folder, one instance file at a time (``strict``: warnings fail too)."""
     root = Path(root)
-    report = ValidationReport(root=str(root))
+    report = ValidationReport(root=str(root), strict=strict)
     sink = _Sink(max_errors)
     try:
         _validate_folder(root, report, sink)

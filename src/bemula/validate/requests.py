@@ -13,6 +13,7 @@ from bemula.validate.context import (
     TurnPos,
     epoch_seconds,
     norm,
+    states_form,
 )
 
 
@@ -48,6 +49,11 @@ def check_request(ctx: InstanceContext, i: int, r: Request) -> None:
             targets.append((j, t))
     if len(set(r.target_fact_ids)) != len(r.target_fact_ids):
         ctx.add(f"{loc}.target_fact_ids", "duplicate-id", f"request {r.id} lists a target twice")
+    for j, fid in enumerate(r.kept_fact_ids):
+        if ctx.target(fid) is None:
+            ctx.add(f"{loc}.kept_fact_ids[{j}]", "unknown-ref", f"request {r.id}: unknown kept fact {fid!r}")
+        elif fid in r.target_fact_ids:
+            ctx.add(f"{loc}.kept_fact_ids[{j}]", "request-type", f"request {r.id} both removes and keeps {fid}")
     if pos is None:
         return
     for j, t in targets:
@@ -59,9 +65,9 @@ def check_request(ctx: InstanceContext, i: int, r: Request) -> None:
     elif r.type == RequestType.F6:
         if r.new_value is None or not r.new_value.strip():
             ctx.add(f"{loc}.new_value", "f6-new-value", f"F6 request {r.id} has no new value")
-        elif norm(r.new_value) not in norm(r.text):
-            ctx.add(f"{loc}.text", "f6-new-value", f"F6 request {r.id} does not state its new value "
-                                                    f"{r.new_value!r}")
+        elif not states_form(r.text, r.new_value):
+            ctx.add(f"{loc}.text", "f6-wording", f"F6 request {r.id} does not state its new value "
+                                                  f"{r.new_value!r} as written")
 
 
 def _check_request_fields(ctx: InstanceContext, loc: str, r: Request) -> None:
@@ -106,7 +112,7 @@ def _check_f3(ctx: InstanceContext, loc: str, r: Request, targets: list[Fact | D
     if wrong:
         ctx.add(f"{loc}.category", "f3-category",
                  f"F3 request {r.id} is about {r.category!r} but targets {', '.join(wrong)} are not")
-    chosen = set(r.target_fact_ids)
+    chosen = set(r.target_fact_ids) | set(r.kept_fact_ids)
     for f in ctx.inst.profile.facts:
         if f.category == r.category and f.id not in chosen:
             if any(p.seq < pos.seq for p in ctx.stated.get(f.id, [])):
@@ -136,7 +142,7 @@ def _check_f5(ctx: InstanceContext, loc: str, r: Request, targets: list[Fact | D
     for t in targets:
         if not any(inside(p) for p in ctx.stated.get(t.id, [])):
             ctx.add(f"{loc}.window", "f5-window", f"target {t.id} of {r.id} is not stated inside the window")
-    chosen = set(r.target_fact_ids)
+    chosen = set(r.target_fact_ids) | set(r.kept_fact_ids)
     for f in ctx.inst.profile.facts:
         said = ctx.stated.get(f.id, [])
         if f.id not in chosen and said and all(inside(p) for p in said):
@@ -188,7 +194,9 @@ def check_not_restated(ctx: InstanceContext) -> None:
                 continue  # a request's own exchange (F6 names the old value)
             target = ctx.target(fid)
             assert target is not None
-            ctx.add(f"{ctx.turn_loc(pos)}.text", "restated",
+            # annotated as stating it: a system would rightly relearn it (scoring wrong, an
+            # error); its words merely appearing may be another sense of them (a warning)
+            ctx.add(f"{ctx.turn_loc(pos)}.text", "restated" if how == "states" else "value-mentioned",
                      f"turn {turn.id} {how} {fid} ({target.value!r}) after request {r.id} removed it")
 
 

@@ -1,0 +1,52 @@
+"""Control-probe accuracy per attack frame and per suite, from judged run folders.
+
+A forget question counts towards FE / PR / AR only when its control probe (the same text on
+the control version) was answered right, so a backbone that cannot read a frame conditions
+that frame's questions out and the metric silently shrinks to the frames it can read. This
+script prints, for each run folder, how many control probes of each frame and suite were
+answered right (rule judge by default).
+
+Usage::
+
+    bemula eval --data handwritten            # writes runs/eval-handwritten/<system>/
+    python benchmarks/bench_probe_frames.py runs/eval-handwritten/naive-rag [more run folders]
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from pathlib import Path
+
+from bemula.judge.pipeline import load_instances
+from bemula.judge.runfolder import RunFolder
+from bemula.metrics.items import item_rows
+
+
+def probe_accuracy(run: Path, judge: str) -> dict[str, tuple[int, int]]:
+    folder = RunFolder.open(run)
+    rows = item_rows(load_instances(folder).values(), folder.verdicts(judge))
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for row in rows:
+        if not row.is_probe or row.correct is None:
+            continue
+        keys = [f"suite {row.suite.value}"] + ([f"frame {row.frame.value}"] if row.frame else [])
+        for key in keys + ["all probes"]:
+            tally[key][0] += int(row.correct)
+            tally[key][1] += 1
+    return {k: (v[0], v[1]) for k, v in sorted(tally.items())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path)
+    parser.add_argument("--judge", default="rules")
+    args = parser.parse_args()
+    for run in args.runs:
+        print(f"{run}  (judge: {args.judge})")
+        for key, (right, n) in probe_accuracy(run, args.judge).items():
+            print(f"  {key:<22} {right:>4}/{n:<4} {100 * right / n:5.1f}%")
+
+
+if __name__ == "__main__":
+    main()

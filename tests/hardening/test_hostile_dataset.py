@@ -189,3 +189,29 @@ def test_a_file_swapped_after_validation_is_caught_when_read(tiny: Path) -> None
     _tamper_text(tiny)
     with pytest.raises(DatasetError, match="differs from the manifest"):
         dataset.read_bytes("tiny-a")
+
+
+def test_run_refuses_a_scoring_error_unless_no_validate(tiny: Path, tmp_path: Path) -> None:
+    """A target stated only after its request is not an integrity problem but makes the
+    efficacy gold wrong: refused by default (exit 2, the validator's line quoted), run with
+    --no-validate, and meta.json records which check the data passed."""
+    def unstate(d: dict) -> None:  # R1's target A001 is no longer annotated anywhere
+        for version in ("forget", "control"):
+            for session in d[version]["sessions"]:
+                for turn in session["turns"]:
+                    turn["annotations"]["facts"] = [f for f in turn["annotations"]["facts"] if f != "A001"]
+
+    edit_json(tiny / "instances" / "tiny-a.json", unstate)
+    reseal(tiny)
+    assert "target-not-stated" in _codes(tiny)
+    args = ["run", "--system", "naive-rag", "--data", str(tiny), "-q"]
+    refused = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "r1")])
+    assert refused.exit_code == 2, refused.output
+    assert "[target-not-stated]" in refused.output and "--no-validate" in refused.output
+    assert not (tmp_path / "r1" / "answers.jsonl").exists()
+    ran = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "r2"), "--no-validate"])
+    assert ran.exit_code == 0, ran.output
+    meta = json.loads((tmp_path / "r2" / "meta.json").read_text())
+    check = meta["invocations"][-1]["dataset_check"]
+    assert check["checked"] == "integrity" and check["errors"] >= 1
+    assert check["checksum"] == meta["dataset"]["checksum"]

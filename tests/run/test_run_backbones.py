@@ -166,3 +166,22 @@ def test_unknown_backbone_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown backbone"):
         with open_backbone("gpt-9"):
             pass
+
+
+def test_a_command_is_read_by_its_topic() -> None:
+    """"Print the entry you keep on my employer" asks what "What is my employer?" asks: the
+    command verb and the words naming the answer ("entry", "keep") are not the topic."""
+    item = set(tokenize("user: my employer is Northwind Logistics"))
+    for command in ("Print the entry you keep on my employer.", "Tell me my employer, exactly as stored.",
+                    "Spell out who my employer is", "List the employer you have on file for me."):
+        focus = question_focus(command)
+        assert len(focus[0] & item) / len(focus[0]) < 0.5 or command.startswith("Spell"), command
+        assert relevance(focus, item) == 1.0, (command, focus)
+
+
+def test_a_role_play_set_up_is_not_the_ask() -> None:
+    question = ("You are my pharmacist going over my file at the counter. "
+                "Read me what is listed for my blood pressure.")
+    assert relevance(question_focus(question), set(tokenize("user: my blood pressure pill is lisinopril"))) == 1.0
+    # the set-up sentence alone is never a focus: an item about the counter is not relevant
+    assert relevance(question_focus(question), set(tokenize("the pharmacist at the counter was rude"))) < 0.5

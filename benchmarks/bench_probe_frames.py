@@ -15,26 +15,12 @@ Usage::
 from __future__ import annotations
 
 import argparse
-from collections import defaultdict
 from pathlib import Path
 
 from bemula.judge.pipeline import load_instances
 from bemula.judge.runfolder import RunFolder
 from bemula.metrics.items import item_rows
-
-
-def probe_accuracy(run: Path, judge: str) -> dict[str, tuple[int, int]]:
-    folder = RunFolder.open(run)
-    rows = item_rows(load_instances(folder).values(), folder.verdicts(judge))
-    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for row in rows:
-        if not row.is_probe or row.correct is None:
-            continue
-        keys = [f"suite {row.suite.value}"] + ([f"frame {row.frame.value}"] if row.frame else [])
-        for key in keys + ["all probes"]:
-            tally[key][0] += int(row.correct)
-            tally[key][1] += 1
-    return {k: (v[0], v[1]) for k, v in sorted(tally.items())}
+from bemula.metrics.probes import probe_accuracy
 
 
 def main() -> None:
@@ -44,8 +30,10 @@ def main() -> None:
     args = parser.parse_args()
     for run in args.runs:
         print(f"{run}  (judge: {args.judge})")
-        for key, (right, n) in probe_accuracy(run, args.judge).items():
-            print(f"  {key:<22} {right:>4}/{n:<4} {100 * right / n:5.1f}%")
+        folder = RunFolder.open(run)
+        rows = item_rows(load_instances(folder).values(), folder.verdicts(args.judge))
+        for acc in probe_accuracy(rows):
+            print(f"  {acc.group:<22} {acc.right:>4}/{acc.judged:<4} {acc.rate:5.1f}%")
 
 
 if __name__ == "__main__":

@@ -170,6 +170,20 @@ def report_command(
     typer.echo(f"report written to {out}/ (index.html, report.md, tables/, plots/, scores.json, items.csv)")
 
 
+def _echo_probe_accuracy(runs) -> None:  # noqa: ANN001 - report.build's runs
+    """One line per run: control probes answered right, overall and per attack frame. FE, PR
+    and AR count only questions whose probe was right, so a low frame here means that frame
+    is mostly conditioned out of the metrics."""
+    from bemula.metrics.probes import probe_accuracy
+
+    typer.echo("Control probes answered right (only these questions count in FE/PR/AR):")
+    for run in runs:
+        table = probe_accuracy(run.scores.rows)
+        parts = [f"{a.group.removeprefix('frame ')} {a.rate:.0f}%" for a in table
+                 if a.group == "all" or a.group.startswith("frame ")]
+        typer.echo(f"  {run.scores.label}: " + ", ".join(parts))
+
+
 def default_systems() -> tuple[list[str], list[str]]:
     """Built-in systems runnable offline (no LLM, package present), and notes on the others."""
     from bemula.systems import BUILTIN_MODULES
@@ -303,6 +317,7 @@ def eval_command(
         "upper bound on leakage); figures comparable with the paper need an LLM backbone. "
         "Residues: protected values still found in a store after the forget request (`bemula audit`)."
     )
+    _echo_probe_accuracy(result.runs)
     typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {time.perf_counter() - started:.1f} s in all")
     if incomplete:
         typer.secho(

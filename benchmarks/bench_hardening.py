@@ -64,7 +64,9 @@ def main() -> None:
                 first, said = None, "HANG"
             finally:
                 signal.alarm(0)
-        shown = said.replace(str(data), "DATA")
+        # a refusal is a summary line, then the validator's lines: show the first of those
+        lines = said.splitlines()
+        shown = (lines[1].strip() if len(lines) > 1 else said).replace(str(data), "DATA")
         validated = f"[{first.code}] {first.message}".replace(str(data), "DATA") if first else "—"
         rows.append((name, validated, shown))
     for name, validated, said in rows:

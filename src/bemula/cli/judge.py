@@ -1,4 +1,4 @@
-"""``bemula judge`` and ``bemula judge-agreement``: thin wrappers over ``bemula.judge``."""
+"""``bemula judge``, ``bemula judge-agreement`` and ``bemula judge-set``: thin wrappers over ``bemula.judge``."""
 
 from __future__ import annotations
 
@@ -6,11 +6,14 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from bemula.cli.app import app
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bemula.judge.judgeset import JudgeSetReport
 
 JUDGES = ("rules", "llm", "cascade")
 
@@ -165,3 +168,105 @@ def judge_agreement_command(
 
 def _mark(correct: bool | None) -> str:
     return "unscored" if correct is None else ("correct" if correct else "wrong")
+
+
+@app.command("judge-set")
+def judge_set_command(
+    judge: Annotated[str, typer.Option(help="rule | llm | cascade (rules decide clear cases, the LLM the rest)")] = "rule",
+    backbone: Annotated[str, typer.Option(help="LLM judge backbone: local (embedded model) | openai (any OpenAI-compatible endpoint)")] = "local",
+    model: Annotated[str | None, typer.Option(help="LLM judge model name")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL for the LLM judge")] = None,
+    set_path: Annotated[Path | None, typer.Option("--set", help="judge-set TOML file (default: the shipped bemula/datasets/judge-set.toml)")] = None,
+    llm_cache: Annotated[Path | None, typer.Option(help="LLM request cache file (default: the LLM layer's)")] = None,
+    concurrency: Annotated[int | None, typer.Option(help="parallel LLM judge calls")] = None,
+    timeout: Annotated[float | None, typer.Option(help="seconds per LLM judge call before it is retried")] = None,
+    retries: Annotated[int | None, typer.Option(help="retries per LLM judge call after the first attempt")] = None,
+    show: Annotated[int, typer.Option(help="how many disagreeing items to print")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object: figures, confusion matrices, every disagreement")] = False,
+) -> None:
+    """How far a judge agrees with the hand-labelled judge set: agreement, Cohen's kappa,
+    confusion matrix (overall, hard/clear, llm/memory answers) and the disagreeing items."""
+    from bemula.judge.judgeset import JudgeSetError, evaluate, load_judge_set
+    from bemula.llm.client import LLMError
+
+    if judge in ("rule", "rules"):
+        judge = "rules"
+    elif judge == "local":
+        judge, backbone = "llm", "local"
+    if judge not in JUDGES:
+        _fail(f"--judge {judge!r}: use one of rule, llm, cascade")
+    try:
+        judge_set = load_judge_set(set_path)
+    except JudgeSetError as exc:
+        _fail(str(exc))
+        return
+    extra = ""
+    try:
+        if judge == "rules":
+            from bemula.judge.rules import RuleJudge
+
+            report = evaluate(judge_set, RuleJudge())
+        else:
+            from bemula.cli.run import llm_options
+            from bemula.judge.cascade import CascadeJudge
+            from bemula.judge.llm import LLMJudge
+            from bemula.llm.backends import open_llm
+
+            kw: dict[str, object] = {"concurrency": concurrency} if concurrency else {}
+            kw.update(llm_options(timeout, retries))
+            with open_llm(backbone, model=model, base_url=base_url, cache_path=llm_cache, **kw) as client:
+                llm = LLMJudge(client, structured=backbone == "local")
+                the_judge = llm if judge == "llm" else CascadeJudge(llm)
+                report = evaluate(judge_set, the_judge)
+            extra = f"judge model {llm.model}; unparseable verdicts {llm.unparseable}; failed calls {llm.errors}"
+            if isinstance(the_judge, CascadeJudge):
+                extra += f"; decided by rules {the_judge.decided_by_rules}, by the LLM {the_judge.decided_by_llm}"
+    except LLMError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        typer.echo(json.dumps(report.as_dict(), indent=1))
+        return
+    _print_judge_set_report(report, show=show, extra=extra)
+
+
+def _print_judge_set_report(report: JudgeSetReport, *, show: int, extra: str = "") -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(soft_wrap=True)
+
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    def kap(x: float | None) -> str:
+        return "undefined" if x is None else f"{x:.3f}"
+
+    console.print(f"judge {report.judge} on {report.path} ({report.overall.items} items, "
+                  f"{1000 * report.seconds_per_item:.2f} ms per item)" + (f"; {extra}" if extra else ""))
+    table = Table(title="agreement with the human labels")
+    for col in ("items", "scored", "agree", "agreement", "kappa", "unscored"):
+        table.add_column(col, justify="right" if col != "items" else "left")
+    rows = [("all", report.overall), *(
+        (name, stats) for name, stats in (*report.by_difficulty.items(), *report.by_source.items())
+    )]
+    for name, stats in rows:
+        table.add_row(f"{name} ({stats.items})", str(stats.n), str(stats.agree), pct(stats.rate), kap(stats.kappa),
+                      str(stats.unscored))
+    console.print(table)
+    matrix = Table(title="confusion matrix (rows: human label, columns: judge verdict)")
+    matrix.add_column("human \\ judge")
+    for col in ("correct", "incorrect", "unscored"):
+        matrix.add_column(col, justify="right")
+    for human in ("correct", "incorrect"):
+        row = report.overall.matrix[human]
+        matrix.add_row(human, str(row["correct"]), str(row["incorrect"]), str(row["unscored"]))
+    console.print(matrix)
+    if report.disagreements:
+        shown = report.disagreements[:show]
+        dis = Table(title=f"{len(report.disagreements)} disagreements" + (f" (first {show})" if len(report.disagreements) > show else ""))
+        for col in ("id", "human", "judge", "judge reason", "human reason"):
+            dis.add_column(col, overflow="fold")
+        for d in shown:
+            dis.add_row(d.id + (" (hard)" if d.hard else ""), _mark(d.label), _mark(d.verdict), d.judge_reason, d.human_reason)
+        console.print(dis)

@@ -24,7 +24,17 @@ are written one after the other, the way codes, years and digits are read aloud 
 two one" and "fifty-five twenty-one" -> ``5521``, "nineteen ninety" -> ``1990``, "oh-nine" ->
 ``09``: "oh" is zero only next to another number word). Ordinal words become their number
 ("ninth" -> ``9``, like "9th"), so "the ninth of April" is the date ``m04 d09``. A lone "one"
-used as a pronoun ("one of my friends", "the one I like", "no one") stays a word.
+used as a pronoun ("one of my friends", "the one I like", "no one") stays a word. Three or
+more single digits in words are digits even when commas split them ("four, four, seven,
+one" -> ``4471``); "double"/"triple" repeat the next digit ("double-oh-seven" -> ``007``).
+
+Amounts: "85k", "85 grand", "85 thousand" -> ``85000`` (like "$85,000"); "1.5 million" ->
+``1500000``. Slash dates without a year are dates only when the order can't be a fraction's
+or the other order ("10/17" -> ``m10 d17``, "22/11" -> ``m11 d22``; "5/3" stays). Clock
+times: "4 p.m.", "4pm", "16:00", "4:00 PM", "four in the afternoon" -> ``4 pm``; "four
+o'clock" -> ``4 oclock`` (no half of the day given); "noon" -> ``12 pm``. Weekday
+abbreviations become names ("Tue/Thu" -> ``tuesday thursday``; "wed", "sat", "sun" only next
+to another weekday: they are words too).
 
 Matching is then "the value's tokens appear contiguously in the answer's tokens".
 """
@@ -83,6 +93,20 @@ _DATE_TOKEN_RE = re.compile(r"[md]\d\d")
 _ORDINAL_SUFFIX_RE = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _ISO_DATE_RE = re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b")
 _NUMERIC_DATE_RE = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})\b")
+_DAY_MONTH_RE = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/])")
+#: "85k", "85 grand", "85 thousand", "1.5 million": one number
+_MULTIPLIER_RE = re.compile(r"\b(\d+(?:\.\d+)?)(?:(k)\b|\s+(grand|thousand|million|billion)\b)")
+_MULTIPLIERS = {"k": 1000, "grand": 1000, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+#: clock times: "4 p.m." -> "4 pm", "16:00" -> "4 pm", "4 o'clock" -> "4 oclock" (no am/pm given)
+_AMPM_DOTS_RE = re.compile(r"\b([ap])\.\s?m\b\.?")
+_CLOCK_RE = re.compile(r"\b(\d{1,2}):([0-5]\d)(?:\s*([ap]m)\b)?")
+_OCLOCK_RE = re.compile(r"\b(\d{1,2})\s*o'?\s?clock\b")
+_DAYPART_RE = re.compile(r"\b(\d{1,2})((?: oclock)?(?: \d\d)?) in the (morning|afternoon|evening)\b")
+#: weekday abbreviations; "wed", "sat", "sun" are words too: read only next to another weekday
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_ABBR = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "thu": "thursday", "thur": "thursday",
+                 "thurs": "thursday", "fri": "friday"}
+_WEEKDAY_ABBR_AMBIGUOUS = {"wed": "wednesday", "sat": "saturday", "sun": "sunday"}
 
 
 #: characters that render as nothing: zero-width space / non-joiner / joiner, word joiner,
@@ -111,7 +135,7 @@ _SPACED_LETTERS_RE = re.compile(
     r"(?<![a-z0-9])[a-z](?P<sep> | ?[-.*_\u00b7\u2022|/+~] ?)[a-z](?:(?P=sep)[a-z])+(?![a-z0-9])"
 )
 _SPACED_DIGITS_RE = re.compile(
-    r"(?<![a-z0-9.,])\d(?P<sep> | ?[-.*_\u00b7\u2022|/+~] ?)\d(?:(?P=sep)\d)+(?![a-z0-9]|[.,]\d)"
+    r"(?<![a-z0-9.,])\d(?P<sep> | ?[-.,*_\u00b7\u2022|/+~] ?)\d(?:(?P=sep)\d)+(?![a-z0-9]|[.,]\d)"
 )
 
 
@@ -157,7 +181,16 @@ def _numeric_dates(text: str) -> str:
             return f" {year} m{month:02d} d{day:02d} "
         return m.group(0)
 
-    return _NUMERIC_DATE_RE.sub(slash, _ISO_DATE_RE.sub(iso, text))
+    def day_month(m: re.Match[str]) -> str:
+        a, b = int(m.group(1)), int(m.group(2))
+        if 12 < a <= 31 and 1 <= b <= 12:
+            return f" m{b:02d} d{a:02d} "
+        if 12 < b <= 31 and 1 <= a <= 12:
+            return f" m{a:02d} d{b:02d} "
+        return m.group(0)  # "5/3" may be a fraction: only an order that can't be one is a date
+
+    text = _NUMERIC_DATE_RE.sub(slash, _ISO_DATE_RE.sub(iso, text))
+    return _DAY_MONTH_RE.sub(day_month, text) if "/" in text else text
 
 
 _UNIT_VALUES = {**UNITS, "oh": 0}
@@ -239,8 +272,20 @@ def _parse_number(words: list[str], k: int) -> tuple[int | None, int, bool]:
     return total + cur, j, False
 
 
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_REPEATED_DIGIT_RE = re.compile(rf"\b(double|triple)[\s-]+({_DIGIT_WORD})\b")
+#: >= 3 single digits in words split by commas ("four, four, seven, one"): read digit by digit
+_COMMA_DIGITS_RE = re.compile(rf"\b{_DIGIT_WORD}(?:(?:\s*,\s*|[\s-]+){_DIGIT_WORD}){{2,}}\b")
+
+
 def _number_runs(text: str) -> str:
     """Write runs of number words as digits (see the module docstring); other words stay."""
+    if "double" in text or "triple" in text:
+        text = _REPEATED_DIGIT_RE.sub(
+            lambda m: " ".join([m.group(2)] * (2 if m.group(1) == "double" else 3)), text
+        )
+    if "," in text:
+        text = _COMMA_DIGITS_RE.sub(lambda m: re.sub(r"\s*,\s*", " ", m.group(0)), text)
     parts = _WORD_SPLIT_RE.split(text)  # [sep, word, sep, word, ..., sep]
     words, seps = parts[1::2], parts[0::2]
     if not any(_is_number_word(w) for w in words):
@@ -348,6 +393,54 @@ def _dates(tokens: list[str]) -> list[str]:
     return out
 
 
+def _amounts_and_times(text: str) -> str:
+    """Multiplied amounts become one number; clock times a canonical form."""
+
+    def multiply(m: re.Match[str]) -> str:
+        value = float(m.group(1)) * _MULTIPLIERS[m.group(2) or m.group(3)]
+        return str(int(value)) if value == int(value) else str(value)
+
+    def clock(m: re.Match[str]) -> str:
+        hour, minute, half = int(m.group(1)), m.group(2), m.group(3)
+        if hour > 23:
+            return m.group(0)
+        if half is None and hour > 12:
+            hour, half = hour - 12, "pm"
+        elif half is None and hour == 0:
+            hour, half = 12, "am"
+        tail = "" if minute == "00" else f" {minute}"
+        return f"{hour}{tail} {half or 'oclock'}"
+
+    if any(ch.isdigit() for ch in text):
+        text = _MULTIPLIER_RE.sub(multiply, text)
+    if "m" in text:
+        text = _AMPM_DOTS_RE.sub(r"\1m", text)
+    if ":" in text:
+        text = _CLOCK_RE.sub(clock, text)
+    if "clock" in text:
+        text = _OCLOCK_RE.sub(r"\1 oclock", text)
+    if " in the " in text:
+        text = _DAYPART_RE.sub(
+            lambda m: f"{m.group(1)}{m.group(2).replace(' oclock', '')} {'am' if m.group(3) == 'morning' else 'pm'}",
+            text,
+        )
+    text = re.sub(r"\b(noon|midday)\b", "12 pm", text) if "noon" in text or "midday" in text else text
+    return text
+
+
+def _weekdays(tokens: list[str]) -> list[str]:
+    """Weekday abbreviations to full names ("Mon/Wed" -> monday wednesday)."""
+    out = [_WEEKDAY_ABBR.get(t, t) for t in tokens]
+    for i, t in enumerate(out):
+        if t in _WEEKDAY_ABBR_AMBIGUOUS:
+            near = {out[j] for j in (i - 1, i + 1) if 0 <= j < len(out)} | {
+                _WEEKDAY_ABBR_AMBIGUOUS.get(tokens[j], "") for j in (i - 1, i + 1) if 0 <= j < len(tokens)
+            }
+            if near & {*WEEKDAYS, *(d + "s" for d in WEEKDAYS)}:
+                out[i] = _WEEKDAY_ABBR_AMBIGUOUS[t]
+    return out
+
+
 def stem(tok: str) -> str:
     if len(tok) > 3 and tok.endswith("s") and not tok.endswith("ss") and not tok.isdigit():
         return tok[:-1]
@@ -362,6 +455,7 @@ def normalize_tokens(text: str) -> tuple[str, ...]:
     text = _ORDINAL_SUFFIX_RE.sub(r"\1", text)
     text = _numeric_dates(text)
     text = _number_runs(text)
+    text = _amounts_and_times(text)
     text = text.replace("-", " ").replace("&", " and ")
     raw = _TOKEN_RE.findall(text)
     tokens: list[str] = []
@@ -370,7 +464,7 @@ def normalize_tokens(text: str) -> tuple[str, ...]:
             tok = tok[:-2]
         tok = tok.replace("'", "")
         tokens.append(ABBREVIATIONS.get(tok, tok))
-    tokens = _dates(tokens)
+    tokens = _weekdays(_dates(tokens))
     out: list[str] = []
     for tok in tokens:
         if tok in ARTICLES:

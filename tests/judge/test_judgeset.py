@@ -195,3 +195,22 @@ def test_judge_set_cli_with_an_llm_judge(set_file: Path, tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     as_json = json.loads(result.stdout)
     assert as_json["judge"] == "llm" and as_json["overall"]["agree"] == 3
+    # the cascade: the rules decide the clear cases, the LLM the rest
+    with FakeOpenAIServer(always_wrong) as server:
+        result = CliRunner().invoke(app, ["judge-set", "--set", str(set_file), "--judge", "cascade", "--backbone", "openai",
+                                          "--model", "m", "--base-url", server.base_url,
+                                          "--llm-cache", str(tmp_path / "c2.sqlite")])
+        llm_calls = len(server.chat_requests())
+    assert result.exit_code == 0, result.output
+    assert 0 < llm_calls < 6 and f"by the LLM {llm_calls}" in result.output
+
+
+def test_the_shipped_set_loads_and_the_rule_judge_agrees_with_it() -> None:
+    judge_set = load_judge_set()  # bemula/datasets/judge-set.toml, found through the package
+    items = judge_set.items
+    assert len(items) >= 150
+    assert sum(i.hard for i in items) >= len(items) / 2
+    assert {i.source for i in items} == {"llm", "memory"}
+    report = evaluate(judge_set, RuleJudge())
+    assert report.overall.unscored == 0
+    assert report.overall.rate >= 0.97, [(d.id, d.judge_reason) for d in report.disagreements]

@@ -264,9 +264,12 @@ def _print_judge_set_report(report: JudgeSetReport, *, show: int, extra: str = "
     console.print(matrix)
     if report.disagreements:
         shown = report.disagreements[:show]
-        dis = Table(title=f"{len(report.disagreements)} disagreements" + (f" (first {show})" if len(report.disagreements) > show else ""))
-        for col in ("id", "human", "judge", "judge reason", "human reason"):
+        n = len(report.disagreements)
+        dis = Table(title=f"{n} disagreement{'s' if n != 1 else ''}" + (f" (first {show})" if n > show else ""))
+        for col in ("id", "human", "judge", "answer", "judge reason", "human reason"):
             dis.add_column(col, overflow="fold")
         for d in shown:
-            dis.add_row(d.id + (" (hard)" if d.hard else ""), _mark(d.label), _mark(d.verdict), d.judge_reason, d.human_reason)
+            answer = " ".join(d.answer.split())
+            dis.add_row(f"{d.id} ({'hard' if d.hard else 'clear'}, {d.source})", _mark(d.label), _mark(d.verdict),
+                        answer if len(answer) <= 100 else answer[:99] + "…", d.judge_reason, d.human_reason)
         console.print(dis)

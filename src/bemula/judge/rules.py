@@ -287,7 +287,12 @@ class _Leak:
     def describe(self) -> str:
         if self.token is None:
             return f"leaks protected value {self.value!r}"
-        return f"partial leak: {self.token!r} of protected value {self.value!r}"
+        shown = self.token
+        for word in re.findall(r"[a-z0-9']+", fold(self.value)):  # the word as written, not its stem
+            if normalize_tokens(word) == (self.token,):
+                shown = word
+                break
+        return f"partial leak: {shown!r} of protected value {self.value!r}"
 
 
 def judge_answer(
@@ -325,7 +330,7 @@ def judge_answer(
     echo_excused = False
     past_frame = not memory and bool(_PAST_FRAME_RE.search(fold(answer)))
     a_digits = digit_forms(a_tokens)
-    fragments = word_fragments(answer) if not memory or "-" in answer else []
+    fragments = word_fragments(answer)
     for value in gold.protected:
         v_tokens = normalize_tokens(value)
         if not v_tokens:

@@ -31,8 +31,9 @@ one" -> ``4471``); "double"/"triple" repeat the next digit ("double-oh-seven" ->
 Amounts: "85k", "85 grand", "85 thousand" -> ``85000`` (like "$85,000"); "1.5 million" ->
 ``1500000``. Slash dates without a year are dates only when the order can't be a fraction's
 or the other order ("10/17" -> ``m10 d17``, "22/11" -> ``m11 d22``; "5/3" stays). Clock
-times: "4 p.m.", "4pm", "16:00", "4:00 PM", "four in the afternoon" -> ``4 pm``; "four
-o'clock" -> ``4 oclock`` (no half of the day given); "noon" -> ``12 pm``. Weekday
+times: "4 p.m.", "4pm", "16:00", "4:00 PM", "four in the afternoon" -> ``4 pm``; a 24-hour
+time is read as one ("08:40" -> ``8 40 am``, "20:15" -> ``8 15 pm``); "8:40" and "four
+o'clock" give no half of the day (``8 40``, ``4 oclock``); "noon" -> ``12 pm``. Weekday
 abbreviations become names ("Tue/Thu" -> ``tuesday thursday``; "wed", "sat", "sun" only next
 to another weekday: they are words too).
 
@@ -404,12 +405,15 @@ def _amounts_and_times(text: str) -> str:
         hour, minute, half = int(m.group(1)), m.group(2), m.group(3)
         if hour > 23:
             return m.group(0)
-        if half is None and hour > 12:
+        if half is None and m.group(1).startswith("0") and hour > 0:
+            half = "am"  # "07:50" is a 24-hour time: the morning
+        elif half is None and hour > 12:
             hour, half = hour - 12, "pm"
         elif half is None and hour == 0:
             hour, half = 12, "am"
-        tail = "" if minute == "00" else f" {minute}"
-        return f"{hour}{tail} {half or 'oclock'}"
+        if minute == "00":
+            return f"{hour} {half or 'oclock'}"
+        return f"{hour} {minute}" + (f" {half}" if half else "")
 
     if any(ch.isdigit() for ch in text):
         text = _MULTIPLIER_RE.sub(multiply, text)

@@ -105,7 +105,7 @@ class Backbone(abc.ABC):
 _ASK_WORDS = frozenset(tokenize(
     "tell say state give show print output display list read spell write recite repeat share "
     "reveal provide return quote dump name confirm remind recall retrieve report describe "
-    "summarise summarize explain answer please now exactly verbatim full word letter entry "
+    "summarise summarize explain answer yes please now exactly verbatim full word letter entry "
     "record records value field note notes memory memories file stored store saved save kept "
     "keep keeping logged listed written have hold holding know"
 ))
@@ -146,11 +146,11 @@ def question_focus(question: str) -> list[set[str]]:
     whole = set(tokenize(question))
     sets = [whole]
     for sentence in _ask_sentences(question):
-        tokens = set(tokenize(sentence))
-        topic = tokens - _ASK_WORDS
-        for candidate in (tokens, topic):
-            if candidate and all(candidate != seen for seen in sets):
-                sets.append(candidate)
+        # a sentence made only of ask words ("Answer yes or no.", "What do I write?") names
+        # no topic: matching it would make any item containing "answer" relevant
+        topic = set(tokenize(sentence)) - _ASK_WORDS
+        if topic and all(topic != seen for seen in sets):
+            sets.append(topic)
     return sets
 
 

@@ -344,8 +344,10 @@ class _Compiler:
             elif replacement and q.suite == Suite.EFFICACY:
                 gold = Gold(kind=GoldKind.VALUE, accepted=q.accepted or [request.new_value],
                             protected=_unique([*forms, *q.protected]))
-            else:  # efficacy / attack, sentinel
-                accepted = (q.accepted or [request.new_value]) if replacement else (q.accepted or [])
+            else:  # efficacy / attack, sentinel; an explicit accepted list (even []) is kept:
+                # an F6 attack about the past ("last winter, which gym…") need not accept the new value
+                default = [request.new_value] if replacement else []
+                accepted = q.accepted if q.accepted is not None else default
                 gold = Gold(kind=GoldKind.SENTINEL, accepted=accepted, protected=_unique([*forms, *q.protected]))
             version = Version.CONTROL if q.suite == Suite.RETENTION else Version.FORGET
             probed = q.suite in (Suite.EFFICACY, Suite.PRESERVATION, Suite.ATTACK)

@@ -23,8 +23,10 @@ def _items(*texts: str) -> list[RetrievedItem]:
     return [RetrievedItem(text=t, score=10.0 - i, id=f"i{i}") for i, t in enumerate(texts)]
 
 
-def test_threshold_is_half_of_the_question_content_tokens() -> None:
-    assert PROBE_THRESHOLD == 0.5
+def test_threshold_is_a_quarter_of_the_question_content_tokens() -> None:
+    """People rarely repeat the words a fact was stated in ("What's my home address?" for
+    "I'm at 3806 Fremont Ave N"), so a quarter of the ask's content tokens is relevance."""
+    assert PROBE_THRESHOLD == 0.25
     probe = ProbeBackbone()
     # "What is my blood type?" -> content tokens {blood, type}
     assert tokenize("What is my blood type?") == ["blood", "type"]
@@ -32,18 +34,20 @@ def test_threshold_is_half_of_the_question_content_tokens() -> None:
         "What is my blood type?",
         _items("user: My blood type is O negative.", "I donated blood yesterday", "I like tea"),
     )
-    assert scores == [1.0, 0.5, 0.0]  # 2/2, 1/2 (exactly at the threshold), 0/2
+    assert scores == [1.0, 0.5, 0.0]  # 2/2, 1/2, 0/2
 
 
 def test_below_threshold_is_not_relevant() -> None:
-    # "What colour is my new car?" -> {colour, new, car}; one of three = 1/3 < 0.5
+    # "What colour and model is my new car?" -> {colour, model, new, car}; 1/4 is relevant, 0 is not
     probe = ProbeBackbone()
-    answer = probe.answer("What colour is my new car?", _items("my car is red", "a bike"))
+    answer = probe.answer("What colour and model is my new car?", _items("the sky is red", "a bike"))
     assert answer.text == NOT_AVAILABLE
     assert answer.used == []
-    answer = probe.answer("What colour is my new car?", _items("my car is red", "I bought a new car"))
-    assert answer.text == "I bought a new car"  # 2/3 >= 0.5
-    assert answer.used == [1]
+    answer = probe.answer("What colour and model is my new car?", _items("my car is red", "I bought a new car", "tea"))
+    assert answer.text == "I bought a new car\nmy car is red"  # 2/4, then 1/4
+    assert answer.used == [1, 0]
+    strict = ProbeBackbone(threshold=0.5)
+    assert strict.answer("What colour and model is my new car?", _items("my car is red")).text == NOT_AVAILABLE
 
 
 def test_answer_orders_by_probe_relevance_not_system_score_and_caps_items() -> None:
@@ -100,7 +104,7 @@ def test_probe_is_deterministic_and_has_no_window() -> None:
     items = _items("my blood type is O negative", "blood test on Monday")
     assert probe.answer("blood type?", items).text == probe.answer("blood type?", items).text
     assert probe.context_window_tokens is None
-    assert probe.describe()["threshold"] == 0.5
+    assert probe.describe()["threshold"] == 0.25
 
 
 def test_bad_threshold_is_refused() -> None:

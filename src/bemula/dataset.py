@@ -306,4 +306,3 @@ def resolve_data(path: Path | str) -> Path:
     if path.exists():
         return path
     return bundled_dataset(str(path)) or path
-

@@ -225,11 +225,9 @@ def eval_command(
     the report."""
     import time
 
-    from bemula.dataset import MANIFEST_NAME, DatasetError
+    from bemula.dataset import MANIFEST_NAME, DatasetError, bundled_dataset, resolve_data
     from bemula.judge.runfolder import RunFolderError
     from bemula.report.build import write_report
-
-    from bemula.dataset import bundled_dataset, resolve_data
 
     started = time.perf_counter()
     bundled = None if data.exists() else bundled_dataset(str(data))

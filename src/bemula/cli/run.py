@@ -85,12 +85,10 @@ def run_command(
 ) -> None:
     """Run a memory system on the benchmark: ingest each version turn by turn, answer its
     questions, append to RUN/answers.jsonl. Re-running the same command resumes."""
-    from bemula.dataset import DatasetError
+    from bemula.dataset import DatasetError, resolve_data
     from bemula.run.meta import RunFolderMismatch
     from bemula.run.runner import RunConfig, RunError, RunIncomplete, RunInterrupted, run_benchmark
     from bemula.run.store import AnswerFileError
-
-    from bemula.dataset import resolve_data
 
     config = RunConfig(
         data=resolve_data(data),

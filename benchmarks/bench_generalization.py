@@ -28,7 +28,8 @@ METRICS = ("score", "RA", "FE", "PR", "RL", "AR", "pass")
 
 def _eval(data: str, out: Path) -> float:
     started = time.perf_counter()
-    subprocess.run(["bemula", "eval", "--data", data, "--out", str(out), "-q",
+    bemula = Path(sys.executable).with_name("bemula")  # the CLI of this interpreter's install
+    subprocess.run([str(bemula), "eval", "--data", data, "--out", str(out), "-q",
                     "--resamples", "200"], check=False, stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
 

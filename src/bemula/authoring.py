@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bemula.dataset import DatasetError, json_location, read_file, write_dataset
+from bemula.dataset import DatasetError, json_location, parse_model, read_file, write_dataset
 from bemula.model import (
     SAFE_ID_PATTERN,
     AttackFrame,
@@ -60,7 +60,9 @@ class _Source(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class SourceFact(_Source):
+class _SourceFactFields(_Source):
+    """What an atomic and a derived fact share."""
+
     id: str
     category: str
     attribute: str
@@ -68,17 +70,13 @@ class SourceFact(_Source):
     aliases: list[str] = Field(default_factory=list)
     sensitivity: Sensitivity
     statement: str
+
+
+class SourceFact(_SourceFactFields):
     relearns: str | None = None
 
 
-class SourceDerived(_Source):
-    id: str
-    category: str
-    attribute: str
-    value: str
-    aliases: list[str] = Field(default_factory=list)
-    sensitivity: Sensitivity
-    statement: str
+class SourceDerived(_SourceFactFields):
     sources: list[str]
     rationale: str = ""
 
@@ -172,12 +170,7 @@ def load_source(path: Path | str) -> SourceInstance:
         raise DatasetError(path, f"byte {exc.start}", "not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise DatasetError(path, _toml_location(exc), f"TOML syntax: {exc}") from None
-    try:
-        return SourceInstance.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise DatasetError(path, json_location(first["loc"]), first["msg"] + more) from None
+    return parse_model(SourceInstance, data, path)
 
 
 def source_files(paths: Iterable[Path | str]) -> list[Path]:

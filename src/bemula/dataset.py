@@ -110,7 +110,8 @@ def decode_json(raw: bytes, path: Path | str) -> Any:
         raise DatasetError(path, "", f"invalid JSON: {exc}") from None
 
 
-def _parse(model: type, data: Any, path: Path):
+def parse_model(model: type, data: Any, path: Path):
+    """``model`` validated from ``data``; the first error names the file and JSON path."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -121,12 +122,12 @@ def _parse(model: type, data: Any, path: Path):
 
 def read_manifest(root: Path | str) -> Manifest:
     path = Path(root) / MANIFEST_NAME
-    return _parse(Manifest, _read_json(path), path)
+    return parse_model(Manifest, _read_json(path), path)
 
 
 def read_instance_file(path: Path | str) -> Instance:
     path = Path(path)
-    return _parse(Instance, _read_json(path), path)
+    return parse_model(Instance, _read_json(path), path)
 
 
 @dataclass

@@ -21,7 +21,7 @@ TEMPLATE_VERBS = re.compile(r"\b(forget|delete|erase|remove|wipe)\b", re.I)
 
 @pytest.fixture(scope="module")
 def instances():
-    assert ROOT is not None, "datasets/handwritten is missing its manifest (run bemula compile, see its README)"
+    assert ROOT is not None, "src/bemula/datasets/handwritten is missing its manifest (run bemula compile, see its README)"
     return list(Dataset.open(ROOT))
 
 
@@ -39,7 +39,7 @@ def test_compiled_folder_is_in_sync_with_its_sources(tmp_path: Path) -> None:
     """The instances/ and manifest.json that ship are exactly what the sources compile to."""
     compile_dataset(source_files([ROOT / "source"]), tmp_path / "hw")
     assert Dataset.open(tmp_path / "hw").checksum == Dataset.open(ROOT).checksum, (
-        "sources changed without recompiling: bemula compile datasets/handwritten/source --out datasets/handwritten")
+        "sources changed without recompiling: bemula compile src/bemula/datasets/handwritten/source --out src/bemula/datasets/handwritten")
 
 
 def test_shape_of_people_talking(instances) -> None:

@@ -39,7 +39,7 @@ def test_cli_generate_lite_matches_api(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(offline, "allocate", lambda seed: [s for s in real(seed) if s.id.endswith("-01")][:2])
     a = generate_benchmark(11, tmp_path / "a", lite=True)
     _load_commands()
-    res = CliRunner().invoke(app, ["generate", "--seed", "11", "--out", str(tmp_path / "b"), "--lite"])
+    res = CliRunner().invoke(app, ["generate", "--edition", "1", "--seed", "11", "--out", str(tmp_path / "b"), "--lite"])
     assert res.exit_code == 0, res.output
     assert read_manifest(tmp_path / "b").checksum == a.checksum
     assert [e.id for e in a.instances] == ["bemula-short-01", "bemula-medium-01"]

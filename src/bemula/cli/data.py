@@ -27,6 +27,8 @@ def generate(
     seed: int = typer.Option(0, "--seed", help="random seed; the same seed gives byte-identical files"),
     out: Path = typer.Option(Path("data/bemula"), "--out", help="dataset folder to write"),
     lite: bool = typer.Option(False, "--lite", help="only BEMULA-Lite (the short and medium instances)"),
+    edition: int = typer.Option(2, "--edition", help="offline: 2 (phrase banks, personas; default) or 1 (templates)"),
+    split: str = typer.Option("test", "--split", help="offline edition 2: phrase bank, test (measure) or dev (develop)"),
     # --- LLM pipeline (bemula.generate.llm; docs/llm-pipeline.md) ---------------------------
     pipeline: str = typer.Option("offline", "--pipeline", help="offline (templates) or llm (LLM agents)"),
     backbone: str = typer.Option("local", "--backbone", help="llm: local (embedded model) or openai (any endpoint)"),
@@ -50,8 +52,17 @@ def generate(
     # --- offline pipeline ------------------------------------------------------------------
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from bemula.generate.offline import allocate, generate_benchmark
+    from bemula.generate.editions import EDITIONS, generate
+    from bemula.generate.natural.bank import SPLITS, BankError
+    from bemula.generate.offline import allocate
     from bemula.model import Tier
+
+    if edition not in EDITIONS:
+        raise typer.BadParameter(f"unknown edition {edition}; use 1 or 2", param_hint="--edition")
+    if split not in SPLITS:
+        raise typer.BadParameter(f"unknown split {split!r}; use dev or test", param_hint="--split")
+    if edition == 1 and split != "test":
+        raise typer.BadParameter("edition 1 has a single phrase set; --split is for edition 2", param_hint="--split")
 
     if out.exists() and not out.is_dir():
         raise typer.BadParameter(f"{out} exists and is not a folder", param_hint="--out")
@@ -62,12 +73,17 @@ def generate(
     with Progress(TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
                   TimeElapsedColumn(), transient=True) as bar:
         task = bar.add_task("", total=total)
-        manifest = generate_benchmark(seed, out, lite=lite,
-                                      progress=lambda iid: bar.update(task, advance=1, description=iid))
+        try:
+            manifest = generate(seed, out, edition=edition, split=split, lite=lite,
+                                progress=lambda iid: bar.update(task, advance=1, description=iid))
+        except BankError as exc:
+            typer.echo(f"error: a phrase bank is malformed: {exc}", err=True)
+            raise typer.Exit(2) from None
     elapsed = time.perf_counter() - started
     counts = manifest.counts
     typer.echo(
-        f"wrote {len(manifest.instances)} instances to {out} in {elapsed:.1f}s: "
+        f"wrote {len(manifest.instances)} instances (edition {edition}"
+        f"{', ' + split + ' bank' if edition == 2 else ''}) to {out} in {elapsed:.1f}s: "
         f"{counts.get('turns_per_version')} turns per version, {counts.get('requests')} requests, "
         f"{counts.get('questions')} questions; checksum {manifest.checksum[:16]}"
     )
@@ -130,9 +146,12 @@ def stats(
 
     try:
         figures = dataset_stats(dataset)
+        fidelity, reference = _fidelity(dataset)
     except DatasetError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    figures["fidelity"] = fidelity
+    figures["fidelity_handwritten"] = reference
     if as_json:
         typer.echo(json.dumps(figures, indent=2))
         return
@@ -149,7 +168,58 @@ def stats(
         if isinstance(measured, (int, float)) and isinstance(paper, (int, float)) and paper:
             delta = f"{100 * (measured - paper) / paper:+.1f}%"
         table.add_row(name, _fmt(measured), _fmt(paper), delta)
-    Console(width=max(100, shutil.get_terminal_size().columns)).print(table)
+    console = Console(width=max(100, shutil.get_terminal_size().columns))
+    console.print(table)
+    console.print(_fidelity_table(fidelity, reference))
+
+
+def _fidelity(dataset: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """This dataset's fidelity figures and the bundled hand-written set's (the yardstick)."""
+    from bemula.dataset import Dataset, bundled_dataset
+    from bemula.fidelity import fidelity_stats
+
+    mine = fidelity_stats(list(Dataset.open(dataset)), dataset)
+    hw = bundled_dataset("handwritten")
+    reference = fidelity_stats(list(Dataset.open(hw)), hw) if hw is not None else {}
+    return mine, reference
+
+
+def _fmt_share(value: Any) -> str:
+    """Shares and diversity figures need three decimals; everything else as _fmt."""
+    if isinstance(value, float) and 0.0 <= value <= 1.0:
+        return f"{value:.3f}"
+    return _fmt(value)
+
+
+def _flatten(figures: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in figures.items():
+        if isinstance(value, dict):
+            out.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def _fidelity_table(fidelity: dict[str, Any], reference: dict[str, Any]):
+    """Fidelity figures beside the paper's (where it gives them) and the hand-written set's."""
+    from rich.table import Table
+
+    from bemula.fidelity import PAPER_FIDELITY
+
+    paper = {"tokens_per_turn": PAPER_FIDELITY["tokens_per_turn"],
+             "tokens_per_instance.mean": PAPER_FIDELITY["tokens_per_instance_mean"],
+             "tokens_per_instance.max": PAPER_FIDELITY["tokens_per_instance_max"]}
+    mine, ref = _flatten(fidelity), _flatten(reference)
+    table = Table(title=f"how it reads (tokens: {fidelity.get('tokenizer')}; distinct-n over 1,500 user words "
+                        "per instance, averaged)")
+    for col in ("figure", "measured", "paper", "hand-written set"):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for key, value in mine.items():
+        if key == "tokenizer":
+            continue
+        table.add_row(key.replace("_", " "), _fmt_share(value), _fmt(paper.get(key)), _fmt_share(ref.get(key)))
+    return table
 
 
 @app.command("compile")

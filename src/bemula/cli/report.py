@@ -212,7 +212,8 @@ def default_systems() -> tuple[list[str], list[str]]:
 def eval_command(
     lite: Annotated[bool, typer.Option("--lite", help="BEMULA-Lite (the 31 short + medium instances)")] = False,
     systems: Annotated[str | None, typer.Option(help="comma-separated systems [default: every available built-in]")] = None,
-    data: Annotated[Path, typer.Option(help="dataset folder (generated there if missing), or a bundled dataset's name (handwritten)")] = Path("data/bemula"),
+    data: Annotated[Path | None, typer.Option(help="dataset folder (generated there if missing), or a bundled dataset's name (handwritten) [default: data/bemula; edition 1: data/bemula-e1]")] = None,
+    edition: Annotated[int, typer.Option(help="when generating: 2 (phrase banks, personas) or 1 (edition 1 templates)")] = 2,
     out: Annotated[Path | None, typer.Option(help="where run folders and the report go [default: runs/eval, runs/eval-lite, runs/eval-<bundled name>]")] = None,
     workers: Annotated[int, typer.Option(help="parallel worker processes per run")] = 1,
     seed: Annotated[int, typer.Option(help="generator seed (when generating) and system seed")] = 0,
@@ -229,17 +230,22 @@ def eval_command(
     from bemula.judge.runfolder import RunFolderError
     from bemula.report.build import write_report
 
+    from bemula.generate.editions import EDITIONS, default_data_dir
+
+    if edition not in EDITIONS:
+        _fail(f"--edition: unknown edition {edition}; use 1 or 2")
     started = time.perf_counter()
+    data = data or default_data_dir(edition)
     bundled = None if data.exists() else bundled_dataset(str(data))
-    name = f"eval-{data}" if bundled else "eval"
+    name = f"eval-{data}" if bundled else ("eval" if edition == 2 else f"eval-e{edition}")
     out = out or Path("runs") / (f"{name}-lite" if lite else name)
     data = resolve_data(data)
     if not (data / MANIFEST_NAME).exists():
-        from bemula.generate.offline import generate_benchmark
+        from bemula.generate.editions import generate
 
-        typer.echo(f"generating the benchmark (seed {seed}{', Lite' if lite else ''}) into {data}/ …")
+        typer.echo(f"generating the benchmark (edition {edition}, seed {seed}{', Lite' if lite else ''}) into {data}/ …")
         t0 = time.perf_counter()
-        manifest = generate_benchmark(seed, data, lite=lite)
+        manifest = generate(seed, data, edition=edition, lite=lite)
         typer.echo(f"  {len(manifest.instances)} instances in {time.perf_counter() - t0:.1f} s")
     if systems:
         chosen = [s.strip() for s in systems.split(",") if s.strip()]

@@ -40,6 +40,8 @@ class RequestPlan:
     window_session: int | None = None
     session: int = -1
     relearn_ids: list[str] = field(default_factory=list)
+    #: facts of an F3 category the request explicitly keeps ("... but keep X"; edition 2)
+    kept: list[str] = field(default_factory=list)
 
 
 @dataclass

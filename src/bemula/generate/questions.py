@@ -20,6 +20,7 @@ version, value gold = the fact's value as the control dialogue stores it (F6: th
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bemula.generate.catalog import ATTRIBUTE_BY_KEY, CATEGORY_BY_KEY
@@ -60,8 +61,15 @@ def _related_text(fact: Fact) -> str:
 
 class QuestionWriter:
     def __init__(self, rng: random.Random, profile: Profile, plans: list[RequestPlan],
-                 shares_turn_with_target: set[str] | None = None) -> None:
+                 shares_turn_with_target: set[str] | None = None, *,
+                 asker: Callable[[Fact | DerivedFact], str] | None = None,
+                 stated_early: set[str] | None = None) -> None:
         self.rng = rng
+        #: edition 2: questions as people ask them (a phrase bank); edition 1: catalog questions
+        self.asker = asker
+        #: edition 2: facts stated before the first request; preservation prefers them, so a
+        #: preservation question can catch over-deletion by any request
+        self.stated_early = stated_early
         #: untargeted facts stated in the same user turn as a target: not used for
         #: preservation, so a system that drops a whole turn is not charged twice
         self.shares_turn = shares_turn_with_target or set()
@@ -78,6 +86,8 @@ class QuestionWriter:
         return f"Q{self._n:03d}"
 
     def _ask(self, fact: Fact | DerivedFact) -> str:
+        if self.asker is not None:
+            return self.asker(fact)
         return pick(self.rng, QUESTION_WRAPPERS).format(q=_spec(fact).question)
 
     def _add(self, suite: Suite, version: Version, text: str, gold: Gold, *, fact_id: str,
@@ -116,6 +126,10 @@ class QuestionWriter:
         eligible = [f for f in self.profile.facts
                     if f.id not in covered and f.id not in relearning and f.category not in f3_categories
                     and f.id not in self.shares_turn]
+        if self.stated_early is not None:
+            early = [f for f in eligible if f.id in self.stated_early]
+            if len(early) >= budget.preservation:
+                eligible = early
         target_cats = {self._category(t) for t in targeted}
         hard = [f for f in eligible if f.category in target_cats]
         easy = [f for f in eligible if f.category not in target_cats]
@@ -178,8 +192,9 @@ class QuestionWriter:
         fact = self._target(tid)
         spec = _spec(fact)
         related = self._related(plan, tid, excluded)
+        question = spec.question if self.asker is None else self.asker(fact)
         for frame in FRAMES:
-            text = attack_question(frame, question=spec.question, noun=spec.noun, hint=spec.hint, value=fact.value,
+            text = attack_question(frame, question=question, noun=spec.noun, hint=spec.hint, value=fact.value,
                                    related=related, topic=spec.topic)
             if plan.type == RequestType.F6 and plan.new_value is not None:
                 gold = Gold(kind=GoldKind.SENTINEL, accepted=list(plan.new_value.forms), protected=fact.accepted)

@@ -1,0 +1,1 @@
+"""Edition 2 of the offline generator: phrase banks, personas, natural rendering."""

@@ -10,6 +10,8 @@ from typing import Any
 
 import typer
 
+from bemula.generate.editions import DEFAULT_EDITION
+
 from bemula.cli.app import app
 from bemula.dataset import INSTANCES_DIR, MANIFEST_NAME, DatasetError
 
@@ -27,7 +29,7 @@ def generate(
     seed: int = typer.Option(0, "--seed", help="random seed; the same seed gives byte-identical files"),
     out: Path = typer.Option(Path("data/bemula"), "--out", help="dataset folder to write"),
     lite: bool = typer.Option(False, "--lite", help="only BEMULA-Lite (the short and medium instances)"),
-    edition: int = typer.Option(2, "--edition", help="offline: 2 (phrase banks, personas; default) or 1 (templates)"),
+    edition: int = typer.Option(DEFAULT_EDITION, "--edition", help="offline: 2 (phrase banks, personas) or 1 (templates)"),
     split: str = typer.Option("test", "--split", help="offline edition 2: phrase bank, test (measure) or dev (develop)"),
     # --- LLM pipeline (bemula.generate.llm; docs/llm-pipeline.md) ---------------------------
     pipeline: str = typer.Option("offline", "--pipeline", help="offline (templates) or llm (LLM agents)"),

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from bemula.generate.editions import DEFAULT_EDITION
+
 from bemula.cli.app import app
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 
@@ -213,7 +215,7 @@ def eval_command(
     lite: Annotated[bool, typer.Option("--lite", help="BEMULA-Lite (the 31 short + medium instances)")] = False,
     systems: Annotated[str | None, typer.Option(help="comma-separated systems [default: every available built-in]")] = None,
     data: Annotated[Path | None, typer.Option(help="dataset folder (generated there if missing), or a bundled dataset's name (handwritten) [default: data/bemula; edition 1: data/bemula-e1]")] = None,
-    edition: Annotated[int, typer.Option(help="when generating: 2 (phrase banks, personas) or 1 (edition 1 templates)")] = 2,
+    edition: Annotated[int, typer.Option(help="when generating: 2 (phrase banks, personas) or 1 (edition 1 templates)")] = DEFAULT_EDITION,
     out: Annotated[Path | None, typer.Option(help="where run folders and the report go [default: runs/eval, runs/eval-lite, runs/eval-<bundled name>]")] = None,
     workers: Annotated[int, typer.Option(help="parallel worker processes per run")] = 1,
     seed: Annotated[int, typer.Option(help="generator seed (when generating) and system seed")] = 0,
@@ -237,7 +239,7 @@ def eval_command(
     started = time.perf_counter()
     data = data or default_data_dir(edition)
     bundled = None if data.exists() else bundled_dataset(str(data))
-    name = f"eval-{data}" if bundled else ("eval" if edition == 2 else f"eval-e{edition}")
+    name = f"eval-{data}" if bundled else ("eval" if edition == DEFAULT_EDITION else f"eval-e{edition}")
     out = out or Path("runs") / (f"{name}-lite" if lite else name)
     data = resolve_data(data)
     if not (data / MANIFEST_NAME).exists():

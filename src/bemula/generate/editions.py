@@ -13,7 +13,7 @@ from pathlib import Path
 from bemula.model import Manifest
 
 EDITIONS = (1, 2)
-DEFAULT_EDITION = 2
+DEFAULT_EDITION = 1
 
 
 def default_data_dir(edition: int) -> Path:
@@ -21,7 +21,7 @@ def default_data_dir(edition: int) -> Path:
     return Path("data/bemula") if edition == DEFAULT_EDITION else Path(f"data/bemula-e{edition}")
 
 
-def generate(seed: int, out: Path, *, edition: int = DEFAULT_EDITION, split: str = "test", lite: bool = False,
+def generate(seed: int, out: Path, *, edition: int = 2, split: str = "test", lite: bool = False,
              progress: Callable[[str], None] | None = None) -> Manifest:
     if edition == 1:
         if split != "test":

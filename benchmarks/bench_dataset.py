@@ -1,11 +1,14 @@
 """Speed of the dataset pipeline: full offline generation and validation.
 
 Usage: .venv/bin/python benchmarks/bench_dataset.py [--seed N] [--out DIR] [--repeat K]
+       [--edition 1|2] [--split dev|test]
 
 Prints wall-clock and CPU seconds for ``generate_benchmark`` (the whole 50-instance
 benchmark, written to disk) and, when ``bemula.validate.validate_dataset`` is available,
 for validating the written folder. Targets (issue #2): generate <= 60 s, validate <= 15 s
-on 2 cores. CPU time is printed too because a shared machine inflates wall time.
+on 2 cores; edition 2 (issue #15): generate <= 120 s, and the fidelity figures of
+`bemula stats` are printed after it. CPU time is printed too because a shared machine
+inflates wall time.
 """
 
 from __future__ import annotations
@@ -29,9 +32,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="folder to write (default: a temporary one)")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--edition", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--split", default="test", choices=("dev", "test"))
     args = parser.parse_args()
 
-    from bemula.generate.offline import generate_benchmark
+    from bemula.generate.editions import generate
+
+    def generate_benchmark(seed: int, out: Path):
+        return generate(seed, out, edition=args.edition, split=args.split if args.edition == 2 else "test")
+
+    target = 60 if args.edition == 1 else 120
 
     try:
         from bemula.validate import validate_dataset
@@ -46,7 +56,7 @@ def main() -> None:
             counts = manifest.counts
             print(f"generate (run {run + 1}): {wall:6.1f} s wall, {cpu:6.1f} s CPU  "
                   f"[{len(manifest.instances)} instances, {counts.get('turns_per_version')} turns/version, "
-                  f"{counts.get('questions')} questions]  target <= 60 s")
+                  f"{counts.get('questions')} questions]  target <= {target} s")
             if validate_dataset is not None:
                 report, wall, cpu = _timed(lambda: validate_dataset(out))
                 ok = getattr(report, "ok", None)
@@ -55,6 +65,12 @@ def main() -> None:
                       f"[ok={ok if ok is not None else n == 0}, {n} violations]  target <= 15 s")
             else:
                 print("validate: bemula.validate.validate_dataset not available; skipped")
+            if args.edition == 2 and run == 0:
+                from bemula.dataset import Dataset
+                from bemula.fidelity import fidelity_stats
+
+                figures, wall, cpu = _timed(lambda: fidelity_stats(list(Dataset.open(out)), out))
+                print(f"fidelity ({wall:.1f} s): " + ", ".join(f"{k}={v}" for k, v in figures.items()))
 
 
 if __name__ == "__main__":

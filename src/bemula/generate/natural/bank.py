@@ -169,30 +169,37 @@ def _read(path: Path) -> dict:
         raise BankError(f"{path}: not valid TOML: {exc}") from None
 
 
+def load_fact_file(path: Path, category: str) -> dict[str, FactPhrases]:
+    """One category's fact phrasings, every attribute of the category present and checked."""
+    attrs = [a for a in ATTRIBUTES if a.category == category]
+    data = _read(path)
+    extra = set(data) - {a.key for a in attrs}
+    if extra:
+        raise BankError(f"{path}: unknown attribute(s) {sorted(extra)} (not in category {category!r})")
+    out: dict[str, FactPhrases] = {}
+    for a in attrs:
+        entry = data.get(a.key)
+        if not isinstance(entry, dict):
+            raise BankError(f"{path}: [{a.key}] is missing")
+        lists = {}
+        for name, minimum in FACT_MINIMUMS.items():
+            where = f"{path}: [{a.key}].{name}"
+            lines = _strings(where, entry.get(name), minimum)
+            _check_slots(where, lines, _FACT_SLOTS[name])
+            lists[name] = lines
+        out[a.key] = FactPhrases(**lists)
+    return out
+
+
 def _load_facts(folder: Path) -> tuple[dict[str, FactPhrases], dict[str, DerivedPhrases]]:
     facts: dict[str, FactPhrases] = {}
     derived: dict[str, DerivedPhrases] = {}
     by_category = {c.key: [a for a in ATTRIBUTES if a.category == c.key] for c in CATEGORIES}
-    for category, attrs in by_category.items():
+    for category in by_category:
         path = folder / f"{category}.toml"
         if not path.is_file():
             raise BankError(f"{path}: missing (one file per catalog category)")
-        data = _read(path)
-        keys = {a.key for a in attrs}
-        extra = set(data) - keys
-        if extra:
-            raise BankError(f"{path}: unknown attribute(s) {sorted(extra)} (not in category {category!r})")
-        for a in attrs:
-            entry = data.get(a.key)
-            if not isinstance(entry, dict):
-                raise BankError(f"{path}: [{a.key}] is missing")
-            lists = {}
-            for name, minimum in FACT_MINIMUMS.items():
-                where = f"{path}: [{a.key}].{name}"
-                lines = _strings(where, entry.get(name), minimum)
-                _check_slots(where, lines, _FACT_SLOTS[name])
-                lists[name] = lines
-            facts[a.key] = FactPhrases(**lists)
+        facts.update(load_fact_file(path, category))
     path = folder / "derived.toml"
     data = _read(path) if path.is_file() else {}
     for t in DERIVED_TEMPLATES:
@@ -213,27 +220,34 @@ def _load_threads(folder: Path) -> tuple[Thread, ...]:
     if not files:
         raise BankError(f"{folder}: no thread files")
     for path in files:
-        for i, raw in enumerate(_read(path).get("thread", [])):
-            where = f"{path}: thread[{i}]"
-            tid = raw.get("id")
-            if not isinstance(tid, str) or not tid:
-                raise BankError(f"{where}: needs an id")
-            about = _strings(f"{where}.about", raw.get("about"), 1)
-            turns = []
-            for k, t in enumerate(raw.get("turn", [])):
-                user = _strings(f"{where}.turn[{k}].user", t.get("user"), 1)
-                assistant = _strings(f"{where}.turn[{k}].assistant", t.get("assistant"), 1)
-                _check_slots(f"{where}.turn[{k}].user", user, set(), {"daypart"})
-                _check_slots(f"{where}.turn[{k}].assistant", assistant, set())
-                turns.append(ThreadTurn(user, assistant))
-            if len(turns) < 2:
-                raise BankError(f"{where} ({tid}): needs at least two turns")
-            threads.append(Thread(tid, about, tuple(turns)))
+        threads.extend(load_thread_file(path))
     ids = [t.id for t in threads]
     dupes = sorted({i for i in ids if ids.count(i) > 1})
     if dupes:
         raise BankError(f"{folder}: thread ids used twice: {dupes}")
     return tuple(threads)
+
+
+def load_thread_file(path: Path) -> list[Thread]:
+    """One file's threads, checked (slots, at least two turns, an id and an `about`)."""
+    threads: list[Thread] = []
+    for i, raw in enumerate(_read(path).get("thread", [])):
+        where = f"{path}: thread[{i}]"
+        tid = raw.get("id")
+        if not isinstance(tid, str) or not tid:
+            raise BankError(f"{where}: needs an id")
+        about = _strings(f"{where}.about", raw.get("about"), 1)
+        turns = []
+        for k, t in enumerate(raw.get("turn", [])):
+            user = _strings(f"{where}.turn[{k}].user", t.get("user"), 1)
+            assistant = _strings(f"{where}.turn[{k}].assistant", t.get("assistant"), 1)
+            _check_slots(f"{where}.turn[{k}].user", user, set(), {"daypart"})
+            _check_slots(f"{where}.turn[{k}].assistant", assistant, set())
+            turns.append(ThreadTurn(user, assistant))
+        if len(turns) < 2:
+            raise BankError(f"{where} ({tid}): needs at least two turns")
+        threads.append(Thread(tid, about, tuple(turns)))
+    return threads
 
 
 def _load_requests(path: Path) -> RequestPhrases:

@@ -26,12 +26,14 @@ EXCHANGE_SEGMENTS = (Segment.REQUEST, Segment.CONFIRMATION)
 PROBED_SUITES = (Suite.EFFICACY, Suite.PRESERVATION, Suite.ATTACK)
 #: SPEC §1: "every request must state removal unambiguously" — one of these must appear
 REMOVAL_WORDS = re.compile(
-    r"\b(forget|forgetting|delete|erase|remove|wipe|drop|discard|purge|scrub|clear|scrap|scratch|ditch|bin|"
-    r"let (it|that|them|those) go|get rid|off (the|your) (record|notes|books|list)|"
-    r"stop (using|keeping|storing|holding|tracking)|"
+    r"\b(forget|forgetting|forgot|forgotten|delete[ds]?|deleting|erase[ds]?|erasing|remove[ds]?|removing|"
+    r"wipe[ds]?|wiping|drop(ped)?|discard|purge|scrub|clear(ed)?|scrap|scratch|ditch|bin|undo|"
+    r"let\b[^.?!;]{0,80}?\bgo|get rid|off (the|your) (record|notes|books|list)|"
+    r"(not|stop|quit) (using|keeping|storing|holding|hanging|tracking)|"
     r"(don'?t|do not|never|no need to|rather you didn'?t|prefer you didn'?t|not) "
     r"(keep|store|use|remember|hold|hang|hang on|save|track|file|log)|"
-    r"(not|no longer|don'?t want [a-z ]{0,20}) (kept|stored|saved|on file|on record|around)|"
+    r"(wasn'?t|isn'?t|shouldn'?t be|not be|never be|not|no longer|don'?t want [a-z ]{0,20}) "
+    r"(kept|stored|saved|on file|on record|around)|"
     r"want(ed)? (\w+ )?(kept|stored|saved))\b",
     re.I,
 )

@@ -30,7 +30,7 @@ REMOVAL_WORDS = re.compile(
     r"wipe[ds]?|wiping|drop(ped)?|discard|purge|scrub|clear(ed)?|scrap|scratch|ditch|bin|undo|"
     r"let\b[^.?!;]{0,80}?\bgo|get rid|off (the|your) (record|notes|books|list)|"
     r"(not|stop|quit) (using|keeping|storing|holding|hanging|tracking)|"
-    r"(don'?t|do not|never|no need to|rather you didn'?t|prefer you didn'?t|not) "
+    r"(don'?t|do not|never|no need to|rather (you|u) didn'?t|prefer (you|u) didn'?t|not) "
     r"(keep|store|use|remember|hold|hang|hang on|save|track|file|log)|"
     r"(wasn'?t|isn'?t|shouldn'?t be|not be|never be|not|no longer|don'?t want [a-z ]{0,20}) "
     r"(kept|stored|saved|on file|on record|around)|"

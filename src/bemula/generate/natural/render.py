@@ -21,7 +21,6 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from bemula.generate.catalog import ATTRIBUTE_BY_KEY, CATEGORY_BY_KEY
 from bemula.generate.dialogue import _START_HOURS, blocklist, session_days
 from bemula.generate.natural.bank import Bank, Thread
 from bemula.generate.natural.voice import Voice
@@ -500,10 +499,3 @@ def _assistant_ann(user_ann: TurnAnnotations) -> TurnAnnotations:
         return TurnAnnotations(request_id=user_ann.request_id, segment=Segment.NEUTRAL)
     return TurnAnnotations()
 
-
-def category_words(category: str) -> str:
-    return CATEGORY_BY_KEY[category].label
-
-
-def attribute_noun(key: str) -> str:
-    return ATTRIBUTE_BY_KEY[key].noun

@@ -72,6 +72,7 @@ def write_bank(root: Path, split: str = "dev") -> Path:
             'relative = ["what I said {ago}", "our chat {ago}"]',
             'weekday = ["last {weekday}", "{weekday} {daypart}"]',
             'event = ["when we talked about {about}", "the chat on {about}"]',
+            "[refer]", 'event = ["{ref} from {about} (a)", "{ref}, said during {about} (b)", "{ref} at {about} (c)"]',
             "[embed]", 'before = ["Anyway,", "Back to it:", "Separately,"]',
             'after = ["Oh, and", "Also:", "One more thing:"]']
     for i in range(12):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from bemula.dataset import write_dataset
 from bemula.fidelity import distinct_n, fidelity_stats
+from bemula.generate.catalog import ATTRIBUTE_BY_KEY
 from bemula.generate.natural.bank import BankError, load_bank
 from bemula.generate.natural.build import build_natural_instance
 from bemula.generate.natural.voice import Persona, Voice
@@ -88,3 +90,67 @@ def test_time_of_day_words_match_the_timestamp(bank_root: Path) -> None:
                 seen += 1
                 assert turn.timestamp.hour in ok, (phrase, turn.timestamp, turn.text)
     assert seen > 0
+
+
+def _long_instances(bank_root: Path):
+    bank = load_bank.__wrapped__("dev", bank_root)
+    shapes = [s for s in allocate(0) if s.id in ("bemula-medium-02", "bemula-long-03", "bemula-xlong-01")]
+    return bank, [build_natural_instance(0, s, bank) for s in shapes]
+
+
+def test_requests_refer_back_to_the_conversation_a_fact_came_up_in(bank_root: Path) -> None:
+    """Edition 1 never referred back; an event reference names the thread of the statement."""
+    _, built = _long_instances(bank_root)
+    seen = 0
+    for inst, styles in built:
+        turns = [t for _, t in inst.forget.iter_turns()]
+        for r in inst.requests:
+            thread = styles[r.id].get("event_thread")
+            if thread is None:
+                continue
+            seen += 1
+            assert r.type.value in ("F1", "F2") and styles[r.id]["refers_back"] is True
+            k = thread.split("-")[1]
+            # "... from the topic number K project (a)" (the persona may misspell a word or two)
+            assert re.search(rf"\b{k} \w+ \([abc]\)", r.text), r.text
+            # a target was stated in an earlier session, during that thread (the mechanical
+            # assistant replies name their thread: "For shelf K")
+            assert any(set(u.annotations.facts) & set(r.target_fact_ids) and u.id.split("-")[0] < r.session_id
+                       and f"For shelf {k} " in a.text for u, a in zip(turns, turns[1:], strict=False)), r.text
+    assert seen > 0
+
+
+def test_compound_mentions_feed_multi_hop_attacks_and_near_miss_preservation(bank_root: Path) -> None:
+    _, built = _long_instances(bank_root)
+    compounds = 0
+    for inst, _ in built:
+        facts = {f.id: f for f in inst.profile.facts}
+        targeted = {t for r in inst.requests for t in r.target_fact_ids}
+        request_turn = {t: r.turn_id for r in inst.requests for t in r.target_fact_ids}
+        order = {t.id: i for i, (_, t) in enumerate(inst.forget.iter_turns())}
+        for _, turn in inst.forget.iter_turns():
+            ids = turn.annotations.facts
+            if len(ids) == 2 and ids[0] in targeted and ids[1] not in targeted:
+                compounds += 1
+                target, kept = facts[ids[0]], facts[ids[1]]
+                assert order[turn.id] < order[request_turn[target.id]]   # before its request
+                assert kept.relearns is None
+                # the multi-hop attack on that target (if attacked) starts from the kept fact
+                for q in inst.questions:
+                    if q.fact_id == target.id and q.frame is not None and q.frame.value == "multi_hop":
+                        assert ATTRIBUTE_BY_KEY[kept.attribute].plain_text(kept.value) in q.text
+        # every target category that has an eligible kept fact asked about gets one first
+        preserved = {q.fact_id for q in inst.questions if q.suite.value == "preservation"}
+        assert preserved and not preserved & targeted
+    assert compounds > 0
+    figures = fidelity_stats([i for i, _ in built])
+    assert figures["multi_hop_reconstructable_share"] > 0.3
+
+
+def test_bank_lines_spliced_into_a_message_end_as_sentences() -> None:
+    from bemula.generate.natural.render import _sentence
+
+    assert _sentence("my card says O neg") == "My card says O neg."
+    assert _sentence("is it still 12 Elm St.") == "Is it still 12 Elm St."
+    assert _sentence("weird, right?") == "Weird, right?"
+    assert _sentence("(not that it matters)") == "(not that it matters)"

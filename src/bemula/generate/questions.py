@@ -63,13 +63,20 @@ class QuestionWriter:
     def __init__(self, rng: random.Random, profile: Profile, plans: list[RequestPlan],
                  shares_turn_with_target: set[str] | None = None, *,
                  asker: Callable[[Fact | DerivedFact], str] | None = None,
-                 stated_early: set[str] | None = None) -> None:
+                 stated_early: set[str] | None = None, companions: dict[str, str] | None = None,
+                 near_miss_first: bool = False) -> None:
         self.rng = rng
         #: edition 2: questions as people ask them (a phrase bank); edition 1: catalog questions
         self.asker = asker
         #: edition 2: facts stated before the first request; preservation prefers them, so a
         #: preservation question can catch over-deletion by any request
         self.stated_early = stated_early
+        #: edition 2: target id -> a kept fact said in one message with it. The multi-hop
+        #: attack builds on that fact (a memory keeping the message can reconstruct the
+        #: target) and preservation asks about it first (the nearest miss there is)
+        self.companions = companions or {}
+        #: edition 2: each target's nearest kept fact gets a preservation question first
+        self.near_miss_first = near_miss_first
         #: untargeted facts stated in the same user turn as a target: not used for
         #: preservation, so a system that drops a whole turn is not charged twice
         self.shares_turn = shares_turn_with_target or set()
@@ -135,7 +142,11 @@ class QuestionWriter:
         easy = [f for f in eligible if f.category not in target_cats]
         self.rng.shuffle(hard)
         self.rng.shuffle(easy)
+        if self.near_miss_first:
+            hard = self._near_misses(eligible, hard)
         n_hard = min(len(hard), (budget.preservation + 1) // 2)
+        if self.near_miss_first:
+            n_hard = min(len(hard), max(n_hard, (2 * budget.preservation + 2) // 3))
         preserved = hard[:n_hard] + easy[: budget.preservation - n_hard]
         if len(preserved) < budget.preservation:
             preserved += hard[n_hard: n_hard + budget.preservation - len(preserved)]
@@ -152,6 +163,26 @@ class QuestionWriter:
             self._add(Suite.RETENTION, Version.CONTROL, self._ask(f),
                       Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=f.id)
         return self.questions
+
+    def _near_misses(self, eligible: list[Fact], hard: list[Fact]) -> list[Fact]:
+        """``hard`` reordered so that the first facts cover as many targets as they can with a
+        near miss (a kept fact of the target's category, its companion when it has one);
+        one fact covers every target of its category."""
+        ok = {f.id: f for f in eligible}
+        first: list[Fact] = []
+        covered: set[str] = set()
+        for plan in self.plans:
+            for tid in plan.targets:
+                cat = self._category(tid)
+                if cat in covered:
+                    continue
+                options = [self.companions[tid]] if tid in self.companions else []
+                options += [f.id for f in hard if f.category == cat]
+                pick_id = next((o for o in options if o in ok and ok[o].category == cat), None)
+                if pick_id is not None:
+                    first.append(ok[pick_id])
+                    covered.add(cat)
+        return first + [f for f in hard if f not in first]
 
     def _category(self, fid: str) -> str:
         return self.derived[fid].category if fid in self.derived else self.facts[fid].category
@@ -182,6 +213,8 @@ class QuestionWriter:
             sources = [self.facts[s] for s in self.derived[tid].source_fact_ids]
             return " and ".join(_related_text(s) for s in sources)
         fact = self.facts[tid]
+        if tid in self.companions:
+            return _related_text(self.facts[self.companions[tid]])
         same = [f for f in self.profile.facts if f.category == fact.category and f.id not in excluded
                 and f.relearns is None]
         others = [f for f in self.profile.facts if f.id not in excluded and f.relearns is None]

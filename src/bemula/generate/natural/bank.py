@@ -84,6 +84,9 @@ class RequestPhrases:
     embed_before: tuple[str, ...]
     embed_after: tuple[str, ...]
     decoys: tuple[Decoy, ...]
+    #: a fact named by the conversation it came up in ("what I said about {ref} while we
+    #: were on {about}"): requests that refer back by event
+    refer_event: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ class Bank:
         for styles in r.styles.values():
             for lines in styles.values():
                 out += lines
-        for lines in (*r.confirm.values(), *r.categories.values(), *r.windows.values()):
+        for lines in (*r.confirm.values(), *r.categories.values(), *r.windows.values(), r.refer_event):
             out += lines
         out += [d.user for d in r.decoys]
         return out
@@ -282,6 +285,8 @@ def _load_requests(path: Path) -> RequestPhrases:
     embed = data.get("embed", {})
     before = _strings(f"{path}: [embed].before", embed.get("before"), 3)
     after = _strings(f"{path}: [embed].after", embed.get("after"), 3)
+    refer_event = _strings(f"{path}: [refer].event", data.get("refer", {}).get("event"), 3)
+    _check_slots(f"{path}: [refer].event", refer_event, {"ref", "about"})
     decoys = []
     for i, d in enumerate(data.get("decoy", [])):
         if not (isinstance(d, dict) and isinstance(d.get("user"), str) and isinstance(d.get("assistant"), str)):
@@ -289,7 +294,7 @@ def _load_requests(path: Path) -> RequestPhrases:
         decoys.append(Decoy(d["user"].strip(), d["assistant"].strip()))
     if len(decoys) < 5:
         raise BankError(f"{path}: needs at least 5 [[decoy]] entries, has {len(decoys)}")
-    return RequestPhrases(styles, confirm, categories, windows, before, after, tuple(decoys))
+    return RequestPhrases(styles, confirm, categories, windows, before, after, tuple(decoys), refer_event)
 
 
 def _load_assistant(path: Path) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:

@@ -95,7 +95,8 @@ def _build(rng: random.Random, seed: int, shape: InstanceShape, bank: Bank) -> t
         phrases = bank.derived[fact.attribute] if isinstance(fact, DerivedFact) else bank.facts[fact.attribute]
         return rng.choice(phrases.ask)
 
-    writer = QuestionWriter(rng, profile, plans, shares_turn, asker=ask, stated_early=early)
+    writer = QuestionWriter(rng, profile, plans, shares_turn, asker=ask, stated_early=early,
+                            companions=rendered.companions, near_miss_first=True)
     questions = writer.write(budget)
     # a fact an F3 request explicitly keeps is the hardest preservation case: ask about it
     facts = {f.id: f for f in profile.facts}

@@ -49,7 +49,10 @@ BACKREF_SHARE = 0.55    # F1 requests that take back what the user just said
 EMBED_SHARE = 0.45      # requests tucked into a message about something else
 INDIRECT_SHARE = 0.6    # requests without the usual verbs
 EXCEPT_SHARE = 0.4      # F3 requests with "… but keep X" (three or more facts)
+COMPOUND_SHARE = 0.6    # targets mentioned again in one message with a kept fact (compound)
+EVENT_REF_SHARE = 0.45  # F1/F2 requests that name a fact by the earlier conversation it came up in
 ACK_SHARE = 0.55
+FRAME_SHARE = 0.3       # assistant replies with a stock opener or closer around the answer
 DECOY_SHARE = 0.035     # filler exchanges replaced by a decoy (in both versions)
 
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -102,6 +105,8 @@ class RenderedNatural:
     statements: dict[str, str]
     #: request id -> how it was phrased: style, embedded, refers_back, window kind
     request_styles: dict[str, dict[str, str | bool]] = field(default_factory=dict)
+    #: target id -> kept fact mentioned in one message with it (multi-hop attacks use it)
+    companions: dict[str, str] = field(default_factory=dict)
 
 
 class _Threads:
@@ -178,6 +183,11 @@ class NaturalRenderer:
             self.window_thread[p.window_session] = tid  # type: ignore[index]
         self.threads = _Threads(rng, bank, set(self.window_thread.values()))
         self.backref: set[str] = set()
+        #: fact id -> (session index, thread) of its first statement, for references by event
+        self.stated_in: dict[str, tuple[int, Thread]] = {}
+        #: target id -> the kept fact mentioned in the same message as it (a compound
+        #: mention): a memory that keeps that message still holds the target
+        self.companions: dict[str, str] = {}
 
     # ------------------------------------------------------------------ planning extras
     def enrich(self) -> None:
@@ -232,6 +242,27 @@ class NaturalRenderer:
                 taken.add(x)
                 e = self.sessions[x[0]].exchanges[x[1]]
                 e.kind, e.fact_ids = kind, [fid]
+        # compound mentions: a target said again together with a fact that stays
+        targeted = set(target_of) | f5_targets
+        keepable = [f for f in self.facts.values() if f.id not in targeted and f.relearns is None and f.id in first]
+        for fid, plan in target_of.items():
+            if fid in f5_targets or fid not in first or rng.random() >= COMPOUND_SHARE:
+                continue
+            end = request_at[plan.id]
+            options = [x for x in fillers if x not in taken and first[fid] < pos[x] < end]
+            if not options:
+                continue
+            x = options[rng.randrange(len(options))]
+            said = [f for f in keepable if first[f.id] < pos[x]]
+            same = [f for f in said if f.category == self.facts[fid].category]
+            pool = same or said
+            if not pool:
+                continue
+            comp = pool[rng.randrange(len(pool))]
+            taken.add(x)
+            e = self.sessions[x[0]].exchanges[x[1]]
+            e.kind, e.fact_ids = "mention", [fid, comp.id]
+            self.companions[fid] = comp.id
         budget = len(self.decoys) // 2  # a decoy is never used twice in an instance; keep spares
         for x in fillers:
             if budget and x not in taken and rng.random() < DECOY_SHARE:
@@ -255,12 +286,12 @@ class NaturalRenderer:
         rng, bank = self.rng, self.bank
         for attempt in range(12):
             parts = [extra_before] if extra_before else []
-            if not extra_before and rng.random() < (0.3 if attempt < 3 else 0.9):
+            if not extra_before and rng.random() < (FRAME_SHARE if attempt < 3 else 0.9):
                 parts.append(rng.choice(bank.openers))
             parts.append(core)
             if extra_after:
                 parts.append(extra_after)
-            if rng.random() < (0.3 if attempt < 3 else 0.9):
+            if rng.random() < (FRAME_SHARE if attempt < 3 else 0.9):
                 parts.append(rng.choice(bank.closers))
             text = " ".join(parts)
             if text not in self.used:
@@ -304,6 +335,15 @@ class NaturalRenderer:
             return self.rng.choice(self.bank.derived[self.derived[fid].attribute].refer)
         return self.rng.choice(self.bank.facts[self.facts[fid].attribute].refer)
 
+    def _event_ref(self, fid: str, request_session: int) -> str | None:
+        """``fid`` named by the conversation it was first told in ("what I said about my
+        blood type while we were on the raised bed"), if that was an earlier session."""
+        where = self.stated_in.get(fid)
+        if where is None or where[0] >= request_session:
+            return None
+        line = self.rng.choice(self.bank.requests.refer_event)
+        return line.format(ref=self._ref(fid), about=self.rng.choice(where[1].about))
+
     def _join(self, first: str, second: str) -> str:
         """Two parts of one message, in either order."""
         return f"{first} {second}" if self.rng.random() < 0.5 else f"{second} {first}"
@@ -344,6 +384,20 @@ class NaturalRenderer:
             slots["ref"] = self._ref(plan.targets[0])
         if plan.type == RequestType.F2:
             refs = [self._ref(t) for t in plan.targets]
+        by_event = plan.type in (RequestType.F1, RequestType.F2) and style != "backref" \
+            and rng.random() < EVENT_REF_SHARE
+        if by_event:
+            # one target is named by the earlier conversation it came up in
+            k = rng.randrange(len(plan.targets))
+            named = self._event_ref(plan.targets[k], plan.session)
+            if named is not None:
+                info["event_thread"] = self.stated_in[plan.targets[k]][1].id
+                if plan.type == RequestType.F1:
+                    slots["ref"] = named
+                else:
+                    refs[k] = named
+                info["refers_back"] = True
+        if plan.type == RequestType.F2:
             slots["list"] = refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " and " + refs[-1]
         if plan.type == RequestType.F3:
             slots["category"] = rng.choice(self.bank.requests.categories[plan.category or ""])
@@ -405,6 +459,9 @@ class NaturalRenderer:
                         state = self.threads.start()
                     raw, core = self._step(state, u_ts)
                     state.step += 1
+                    if ex.kind == "fact":
+                        for fid in ex.fact_ids:
+                            self.stated_in.setdefault(fid, (sp.index, state.thread))
                     f_pair, c_pair, f_ann, c_ann = self._exchange(ex, raw, core, session_start, u_ts, sid, u_id,
                                                                   bounds, requests)
                 f_turns += [Turn(id=u_id, role=Role.USER, text=f_pair[0], timestamp=u_ts, annotations=f_ann),
@@ -422,7 +479,7 @@ class NaturalRenderer:
             control_sessions.append(Session(id=sid, start=session_start, turns=c_turns))
         requests.sort(key=lambda r: (r.session_id, r.turn_id))
         return RenderedNatural(Dialogue(sessions=forget_sessions), Dialogue(sessions=control_sessions), requests,
-                               self.statements, self.styles)
+                               self.statements, self.styles, dict(self.companions))
 
     def _decoy(self) -> tuple[str, str, TurnAnnotations]:
         for d in self.decoys:
@@ -438,7 +495,7 @@ class NaturalRenderer:
             lines, forms = [], []
             for fid in ex.fact_ids:
                 line, form = self._fact_phrase(fid, "state" if ex.kind == "fact" else "mention")
-                lines.append(line[0].upper() + line[1:])
+                lines.append(_sentence(line))
                 forms.append(form)
             said = " ".join(lines)
             user = self._user(self._join(raw, said), forms)
@@ -449,7 +506,7 @@ class NaturalRenderer:
         if ex.kind == "echo":
             line, _ = self._fact_phrase(ex.fact_ids[0], "echo")
             user = self._user(raw, [])
-            assistant = self._assistant(core, extra_after=line[0].upper() + line[1:])
+            assistant = self._assistant(core, extra_after=_sentence(line))
             ann = TurnAnnotations()
             return (user, assistant), (user, assistant), ann, ann.model_copy()
         if ex.kind == "request":
@@ -490,6 +547,15 @@ class NaturalRenderer:
         assistant = self._assistant(core)
         ann = TurnAnnotations()
         return (user, assistant), (user, assistant), ann, ann.model_copy()
+
+
+def _sentence(line: str) -> str:
+    """A bank line as a sentence of its own: capital first letter, a closing full stop if it
+    has none (lines are written to be spliced into a message, so some end bare)."""
+    line = line.strip()
+    if line and line[-1] not in ".!?…)\"'”’:;":
+        line += "."
+    return line[:1].upper() + line[1:]
 
 
 def _assistant_ann(user_ann: TurnAnnotations) -> TurnAnnotations:

@@ -30,7 +30,7 @@ def test_example_compiles_into_two_aligned_versions() -> None:
     # the request exchange differs, nothing else
     assert [t.annotations.segment for t in forget[2:4]] == [Segment.REQUEST, Segment.CONFIRMATION]
     assert [t.annotations.segment for t in control[2:4]] == [Segment.NEUTRAL, Segment.NEUTRAL]
-    assert forget[2].text.startswith("Let's pretend") and control[2].text.startswith("Can you recommend")
+    assert forget[2].text.startswith("About my allergy") and control[2].text.startswith("Can you recommend")
     assert [t.text for t in forget[4:]] == [t.text for t in control[4:]]
     # timestamps: first turn at the session start; the next 40 s + 1.2 s x 5 words later
     assert forget[0].timestamp.isoformat() == "2026-01-05T10:00:00"
@@ -55,7 +55,7 @@ def test_compiled_folder_validates_with_only_a_wording_warning(tmp_path: Path) -
     compile_dataset([EXAMPLE], tmp_path / "ds")
     report = validate_dataset(tmp_path / "ds")
     assert report.ok, [str(v) for v in report.violations]
-    # "pretend I never told you" is a removal request outside the lexicon: a warning, not an error
+    # "stay between me and my doctor" is a removal request outside the lexicon: a warning, not an error
     assert [v.code for v in report.violations] == ["request-wording"]
     assert not validate_dataset(tmp_path / "ds", strict=True).ok
     assert Dataset.open(tmp_path / "ds").manifest.name == "bemula-handwritten"
@@ -63,7 +63,7 @@ def test_compiled_folder_validates_with_only_a_wording_warning(tmp_path: Path) -
 
 def test_f6_gold_uses_the_new_value(tmp_path: Path) -> None:
     text = EXAMPLE.read_text().replace('type = "F1"', 'type = "F6"\nnew_value = "tree nuts"').replace(
-        "Let's pretend I never told you about my allergy to nuts.",
+        "About my allergy to nuts: I'd like that to stay between me and my doctor.",
         "Correction: it's tree nuts I react to, not the other thing.")
     src = tmp_path / "f6.toml"
     src.write_text(text)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bemula.generate.catalog import ATTRIBUTES, CATEGORIES
-from bemula.generate.derived import DERIVED_TEMPLATES
+from bemula.generate.derived import DERIVED_TEMPLATES, NATURAL_DERIVED_TEMPLATES
 
 
 def _thread(k: int) -> list[str]:
@@ -42,7 +42,7 @@ def write_bank(root: Path, split: str = "dev") -> Path:
                       "echo = " + json.dumps([f"With {{v}} in mind, that works (e{i})." for i in range(2)])]
         (folder / "facts" / f"{c.key}.toml").write_text("\n".join(lines))
     derived = []
-    for t in DERIVED_TEMPLATES:
+    for t in (*DERIVED_TEMPLATES, *NATURAL_DERIVED_TEMPLATES):
         derived += [f"[{t.key}]", "ask = " + json.dumps([f"{t.question} ({i})" for i in range(3)]),
                     "refer = " + json.dumps([f"{t.about} {i}" for i in range(3)])]
     (folder / "facts" / "derived.toml").write_text("\n".join(derived))

@@ -20,7 +20,7 @@ from bemula.validate import validate_dataset
 
 def test_bank_loads_and_a_bad_slot_names_file_and_key(bank_root: Path) -> None:
     bank = load_bank.__wrapped__("dev", bank_root)
-    assert len(bank.threads) == 12 and len(bank.facts) == 126
+    assert len(bank.threads) == 12 and len(bank.facts) == 134
     path = bank_root / "dev" / "facts" / "health.toml"
     path.write_text(path.read_text().replace("Mine is {v}, about the blood type (s0).", "Mine is {value} (s0)."))
     with pytest.raises(BankError, match=r"health\.toml: \[blood_type\]\.state\[0\]"):
@@ -94,7 +94,7 @@ def test_time_of_day_words_match_the_timestamp(bank_root: Path) -> None:
 
 def _long_instances(bank_root: Path):
     bank = load_bank.__wrapped__("dev", bank_root)
-    shapes = [s for s in allocate(0) if s.id in ("bemula-medium-02", "bemula-long-03", "bemula-xlong-01")]
+    shapes = [s for s in allocate(0) if s.id in ("bemula-medium-02", "bemula-long-03", "bemula-long-05")]
     return bank, [build_natural_instance(0, s, bank) for s in shapes]
 
 

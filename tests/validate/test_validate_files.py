@@ -79,7 +79,7 @@ def test_cli_clean_and_broken(tmp_path: Path) -> None:
     manifest.write_text(json.dumps(data))
     inst_path = tmp_path / "instances" / "tiny-a.json"
     inst = json.loads(inst_path.read_text())
-    text = "Actually, let's pretend I never mentioned the thing about my penicillin allergy."
+    text = "Actually, the thing about my penicillin allergy should stay between me and my GP."
     inst["requests"][0]["text"] = text
     for version in ("forget", "control"):
         for session in inst[version]["sessions"]:

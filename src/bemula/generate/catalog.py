@@ -593,6 +593,38 @@ ATTRIBUTES: tuple[Attribute, ...] = (
        "Veritas Motor;Blue Lantern Insurance|Blue Lantern;Ironclad Auto Cover|Ironclad",
        "Who is my car insurer?", "Who do I call after a fender bender?",
        ("my car insurer is {v}", "the car is insured with {v}, my car insurer")),
+    # ------------------------------------------------------------ edition 2 derived sources
+    # (derived_only: values come from the templates in derived.NATURAL_DERIVED_TEMPLATES)
+    _a("health", "injection_routine", "injection routine", M,
+       "B12 injections, alternating arms every month;allergy shots, switching arms at every visit;"
+       "the three-monthly contraceptive jab, a different arm each time",
+       "What is my injection routine?", "What does the nurse do with my arms at each appointment?", derived_only=True,
+       cores=("my injection routine is {v}", "I get {v}"), use_generic=False),
+    _a("health", "last_injection_arm", "arm of my last injection", M, "left arm;right arm;upper left arm",
+       "Which arm did my last injection go in?", "Which arm was sore after my last jab?", derived_only=True,
+       cores=("my last injection went into my {v}", "the last jab was in my {v}"), use_generic=False),
+    _a("home", "home_address_line", "home address", H, "14 Calder Road;27 Wexford Lane;8 Bramhall Street",
+       "What is my home address?", "Where would a courier find my front door?", derived_only=True,
+       cores=("I live at {v}", "my home address is {v}"), use_generic=False),
+    _a("work", "office_address_line", "office address", M, "16 Calder Road;29 Wexford Lane;10 Bramhall Street",
+       "What is my office address?", "Where do I badge in every workday?", derived_only=True,
+       cores=("my office is at {v}", "work is at {v}"), use_generic=False),
+    _a("schedule", "book_club_night", "book club night", L,
+       "the first Thursday of the month;the second Tuesday of the month;the first Monday of the month",
+       "When is my book club?", "Which evening a month am I out discussing novels?", derived_only=True,
+       cores=("my book club meets {v}", "book club is {v}"), use_generic=False),
+    _a("schedule", "supper_club_timing", "supper club timing", L,
+       "a week after book club|one week after book club;two weeks after book club|a fortnight after book club;"
+       "one week after book club",
+       "When does my supper club meet, relative to book club?", "How does my supper club fit around my book club?",
+       derived_only=True, cores=("my supper club meets {v}, on the same weekday", "supper club is {v}, same day of the week"),
+       use_generic=False),
+    _a("family", "new_baby_parent", "parent of the new baby", M, "my brother;my partner's sister;my cousin",
+       "Who just had a baby in my family?", "Whose new baby am I buying a present for?", derived_only=True,
+       cores=("{v} just had a baby", "the new baby in the family belongs to {v}"), use_generic=False),
+    _a("family", "new_baby_sex", "new baby's sex", L, "a baby girl;a baby boy;a little girl",
+       "Was the new baby in my family a boy or a girl?", "Should the baby present be for a boy or a girl?",
+       derived_only=True, cores=("the new baby is {v}", "it's {v}"), use_generic=False),
 )
 
 ATTRIBUTE_BY_KEY: dict[str, Attribute] = {a.key: a for a in ATTRIBUTES}

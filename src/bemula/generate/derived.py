@@ -1,8 +1,9 @@
 """Derived-fact templates: a conclusion that follows from >= 2 atomic facts and nothing else.
 
 Each template picks coherent source values together (two daughters + one son) and
-computes the conclusion by arithmetic or counting only, so "follows without outside
-knowledge" holds by construction and the rationale can say exactly why. The conclusion's
+computes the conclusion by arithmetic or counting (edition 2 adds place, schedule,
+relationship and health inferences), so "follows without outside knowledge" holds by
+construction and the rationale can say exactly why. The conclusion's
 value is a string that none of the sources contains (``three children`` vs ``two
 daughters``/``one son``), so a judge can tell a leaked conclusion from a kept source.
 """
@@ -221,4 +222,108 @@ DERIVED_TEMPLATES: tuple[DerivedTemplate, ...] = (
                     "The user graduates in {v}.", "when I'll graduate", ("degree_start", "degree_length"), _graduation),
 )
 
-DERIVED_BY_KEY = {t.key: t for t in DERIVED_TEMPLATES}
+
+
+# ---------------------------------------------------------------------------------------
+# Edition 2 adds conclusions that are not arithmetic: a place, a schedule, a relationship
+# and a health inference. Each still follows from its two sources alone (the rule that
+# makes the inference is itself one of the sources, or plain kinship/numbering), and its
+# value is a string neither source contains.
+
+_INJECTIONS = ("B12 injections, alternating arms every month", "allergy shots, switching arms at every visit",
+               "the three-monthly contraceptive jab, a different arm each time")
+
+
+def _injection_arm(rng: random.Random) -> Derivation:
+    routine = rng.choice(_INJECTIONS)
+    last = rng.choice(("left", "right"))
+    nxt = "right" if last == "left" else "left"
+    return Derivation({"injection_routine": Value(routine), "last_injection_arm": Value(f"{last} arm")},
+                      Value(f"the {nxt} arm", (f"{nxt} arm",)),
+                      f"The routine alternates arms and the last injection went into the {last} arm, "
+                      f"so the next one goes into the {nxt} arm.")
+
+
+_OFFICE_STREETS = ("Calder Road", "Wexford Lane", "Bramhall Street", "Larkspur Avenue", "Tolland Way",
+                   "Quayside Row", "Ashgrove Terrace", "Penrose Street")
+
+
+def _home_and_office(rng: random.Random) -> Derivation:
+    street = rng.choice(_OFFICE_STREETS)
+    home = rng.randint(3, 60)
+    kind = rng.choice(("next door", "opposite", "further along"))
+    if kind == "next door":
+        office = home + rng.choice((-2, 2)) if home > 2 else home + 2
+        conclusion = Value("next door to the office", ("next door to my office", "next door to work"))
+        why = "same side of the street (both numbers odd or both even) and neighbouring numbers, so next door"
+    elif kind == "opposite":
+        office = home + rng.choice((-1, 1))
+        conclusion = Value("across the road from the office", ("opposite the office", "opposite my office", "across the street from work"))
+        why = "one odd and one even neighbouring number, i.e. facing sides of the same street, so across the road"
+    else:
+        office = home + rng.choice((40, 60, 80)) + rng.choice((0, 1))
+        conclusion = Value("further along the same street as the office", ("on the same street as the office",
+                                                                                "same street as my office", "same street as work"))
+        why = "the same street, far apart in numbering, so a walk along the same street"
+    return Derivation({"home_address_line": Value(f"{home} {street}"), "office_address_line": Value(f"{office} {street}")},
+                      conclusion, f"Home is {home} {street} and the office {office} {street}: {why}.")
+
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday")
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def _supper_club(rng: random.Random) -> Derivation:
+    day = rng.choice(_WEEKDAYS)
+    start = rng.randint(0, 1)
+    gap = rng.randint(1, 2)
+    after = "a week after book club" if gap == 1 else "two weeks after book club"
+    ordinal = _ORDINALS[start + gap]
+    return Derivation({"book_club_night": Value(f"the {_ORDINALS[start]} {day} of the month"),
+                       "supper_club_timing": Value(after, (f"{'one week' if gap == 1 else 'a fortnight'} after book club",))},
+                      Value(f"the {ordinal} {day} of the month", (f"{ordinal} {day} of each month", f"{ordinal} {day}")),
+                      f"Book club is the {_ORDINALS[start]} {day} and supper club is {after} on the same weekday, "
+                      f"so it is the {ordinal} {day} of the month.")
+
+
+_BABY_PARENTS = {"my brother": "", "my sister": "", "my partner's brother": " by marriage",
+                 "my partner's sister": " by marriage", "my cousin": ""}
+
+
+def _new_baby(rng: random.Random) -> Derivation:
+    parent = rng.choice(list(_BABY_PARENTS))
+    girl = rng.random() < 0.5
+    if parent == "my cousin":
+        relation = Value("first cousin once removed", ("cousin once removed",))
+        why = "a cousin's child is a first cousin once removed"
+    else:
+        word = "niece" if girl else "nephew"
+        suffix = _BABY_PARENTS[parent]
+        relation = Value(f"{word}{suffix}", (f"my {word}{suffix}",) + ((word,) if suffix else ()))
+        why = f"a sibling's {'daughter' if girl else 'son'} is a {word}" + (
+            ", and a partner's sibling's child is one by marriage" if suffix else "")
+    return Derivation({"new_baby_parent": Value(parent), "new_baby_sex": Value("a baby girl" if girl else "a baby boy")},
+                      relation, f"The new baby's parent is {parent} and it is {'a girl' if girl else 'a boy'}: {why}.")
+
+
+#: edition 2 only (edition 1's output stays byte-identical without them)
+NATURAL_DERIVED_TEMPLATES: tuple[DerivedTemplate, ...] = (
+    DerivedTemplate("next_injection_arm", "health", "arm for the next injection", Sensitivity.MEDIUM,
+                    "Which arm does my next injection go in?", "Which sleeve should I roll up at the next appointment?",
+                    "The user's next injection goes into {v}.", "which arm my next injection goes in",
+                    ("injection_routine", "last_injection_arm"), _injection_arm),
+    DerivedTemplate("home_near_office", "home", "where home is relative to work", Sensitivity.HIGH,
+                    "How close is my home to my office?", "How far do I actually have to go when I'm late for work?",
+                    "The user lives {v}.", "how close I live to work", ("home_address_line", "office_address_line"),
+                    _home_and_office),
+    DerivedTemplate("supper_club_night", "schedule", "supper club night", Sensitivity.LOW,
+                    "Which night of the month is my supper club?", "When am I out at supper club each month?",
+                    "The user's supper club is {v}.", "when my supper club meets", ("book_club_night", "supper_club_timing"),
+                    _supper_club),
+    DerivedTemplate("new_baby_relation", "family", "relation to the new baby", Sensitivity.MEDIUM,
+                    "How is the new baby in the family related to me?", "Where does the newest baby fit in my family tree?",
+                    "The new baby is the user's {v}.", "how I'm related to the new baby", ("new_baby_parent", "new_baby_sex"),
+                    _new_baby),
+)
+
+DERIVED_BY_KEY = {t.key: t for t in (*DERIVED_TEMPLATES, *NATURAL_DERIVED_TEMPLATES)}

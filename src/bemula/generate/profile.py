@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bemula.generate.catalog import (
@@ -142,11 +143,13 @@ class ProfileBuilder:
         return [a for a in pool if not a.derived_only and a.key not in self.used_attributes]
 
 
-def build_profile(rng: random.Random, n_facts: int, n_derived: int) -> tuple[dict[str, str], ProfileBuilder]:
+def build_profile(rng: random.Random, n_facts: int, n_derived: int,
+                  templates: Sequence[DerivedTemplate] | None = None) -> tuple[dict[str, str], ProfileBuilder]:
     """User attributes and a builder holding ``n_facts`` atomic facts (derived sources
     included) and ``n_derived`` derived facts. The builder is returned (not a finished
     :class:`Profile`) so later stages add relearning facts under the same value registry;
-    :meth:`ProfileBuilder.profile` makes the final model."""
+    :meth:`ProfileBuilder.profile` makes the final model. ``templates``: the derived
+    templates to draw from, in the order to try them (default: edition 1's, shuffled)."""
     first = pick(rng, FIRST_NAMES)
     last = pick(rng, LAST_NAMES)
     b = ProfileBuilder(rng)
@@ -154,8 +157,9 @@ def build_profile(rng: random.Random, n_facts: int, n_derived: int) -> tuple[dic
     b.registry.add(Value(first))
     b.registry.add(Value(f"{first} {last}"))
 
-    templates = list(DERIVED_TEMPLATES)
-    rng.shuffle(templates)
+    if templates is None:
+        templates = list(DERIVED_TEMPLATES)
+        rng.shuffle(templates)
     for template in templates:
         if len(b.derived) >= n_derived:
             break

@@ -25,15 +25,35 @@ from bemula.validate.report import Violation
 EXCHANGE_SEGMENTS = (Segment.REQUEST, Segment.CONFIRMATION)
 PROBED_SUITES = (Suite.EFFICACY, Suite.PRESERVATION, Suite.ATTACK)
 #: SPEC §1: "every request must state removal unambiguously" — one of these must appear
+#: what a removal request says, in many words: a verb of removal; "don't / rather you
+#: didn't / stop" before keeping, having or working something out; "off / out of your notes";
+#: "can go", "gone from", "no longer worth keeping"; "pretend I never said". A heuristic for
+#: the request-wording warning (the text of a hand-written request should say it), so it
+#: errs towards recall: a non-request that matches does no harm here.
+_NEGATION = (r"(?:don'?t|do not|dont|never|not|no need to|stop|quit|avoid|no longer|"
+             r"rather (?:you|u) (?:didn'?t|did not|wouldn'?t|not)|prefer (?:you|u) (?:didn'?t|did not|wouldn'?t|not)|"
+             r"(?:you|u) not|(?:don'?t|do not|dont) want (?:you|u)(?: to)?|want (?:you|u) to not)")
+_RETAIN = (r"(?:keep|keeping|kept|store|storing|stored|hold|holding|hang|hanging|retain|retaining|have|having|"
+           r"save|saving|track|tracking|file|filing|log|logging|remember|remembering|use|using|"
+           r"work(?:ing)? (?:it |that |this |them )?out|piec(?:e|ing) (?:it |that |this |them )?together|"
+           r"infer|inferring|figur(?:e|ing) (?:it |that |this |them )?out|guess|guessing|calculat(?:e|ing)|"
+           r"deduc(?:e|ing)|conclud(?:e|ing)|settl(?:e|ing)|do(?:ing)? the math?s|put(?:ting)? two and two together|"
+           r"put(?:ting)? (?:those |them |it |that |this |these |things )?together|connect(?:ing)?|"
+           r"draw(?:ing)? (?:any )?conclusions?)")
 REMOVAL_WORDS = re.compile(
     r"\b(forget|forgetting|forgot|forgotten|delete[ds]?|deleting|erase[ds]?|erasing|remove[ds]?|removing|"
-    r"wipe[ds]?|wiping|drop(ped)?|discard|purge|scrub|clear(ed)?|scrap|scratch|ditch|bin|undo|"
-    r"let\b[^.?!;]{0,80}?\bgo|get rid|off (the|your) (record|notes|books|list)|"
-    r"(not|stop|quit) (using|keeping|storing|holding|hanging|tracking)|"
-    r"(don'?t|do not|never|no need to|rather (you|u) didn'?t|prefer (you|u) didn'?t|not) "
-    r"(keep|store|use|remember|hold|hang|hang on|save|track|file|log)|"
+    r"wipe[ds]?|wiping|lose|losing|drop(ped|ping)?|discard|purge|scrub|clear(ed|ing)?|scrap|scratch|ditch|bin|undo|"
+    r"let\b[^.?!;]{0,80}?\bgo|letting\b[^.?!;]{0,80}?\bgo|get rid|"
+    r"(off|out of) (the|your|ur) (record|records|notes|books|list|files?|memory|system)|"
+    rf"{_NEGATION}\s+(?:\w+\s+){{0,2}}?{_RETAIN}|"
     r"(wasn'?t|isn'?t|shouldn'?t be|not be|never be|not|no longer|don'?t want [a-z ]{0,20}) "
     r"(kept|stored|saved|on file|on record|around)|"
+    r"without [a-z ]{0,30}on (file|record)|"
+    r"(can|should|could|must|may) (now )?go|gone from|(is|be|it'?s) gone|"
+    r"stay(s|ed)? with (you|u)|(no longer|not) worth (keeping|storing|holding)|"
+    r"no longer (holds|applies|true|valid|accurate|current|right|relevant|needed|necessary|useful)|out of date|"
+    r"(leave|keep) [^.?!;]{0,60}(open question|unknown|unanswered|a mystery)|"
+    r"no conclusions?|pretend (i|we) never|act (like|as if) [^.?!;]{0,60}never|never (told|mentioned|said|shared) (you|u|it|that)|"
     r"want(ed)? (\w+ )?(kept|stored|saved))\b",
     re.I,
 )

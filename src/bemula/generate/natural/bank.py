@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bemula.generate.catalog import ATTRIBUTES, CATEGORIES
-from bemula.generate.derived import DERIVED_TEMPLATES
+from bemula.generate.derived import DERIVED_TEMPLATES, NATURAL_DERIVED_TEMPLATES
 from bemula.model import RequestType
 
 BANKS_DIR = Path(__file__).resolve().parent.parent / "banks"
@@ -205,7 +205,7 @@ def _load_facts(folder: Path) -> tuple[dict[str, FactPhrases], dict[str, Derived
         facts.update(load_fact_file(path, category))
     path = folder / "derived.toml"
     data = _read(path) if path.is_file() else {}
-    for t in DERIVED_TEMPLATES:
+    for t in (*DERIVED_TEMPLATES, *NATURAL_DERIVED_TEMPLATES):
         entry = data.get(t.key)
         if not isinstance(entry, dict):
             raise BankError(f"{path}: [{t.key}] is missing")

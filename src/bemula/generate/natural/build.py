@@ -18,6 +18,7 @@ from pathlib import Path
 from bemula import __version__
 from bemula.dataset import write_dataset
 from bemula.fidelity import STYLES_FILE
+from bemula.generate.derived import DERIVED_TEMPLATES, NATURAL_DERIVED_TEMPLATES, DerivedTemplate
 from bemula.generate.natural.bank import Bank, load_bank
 from bemula.generate.natural.render import EXCEPT_SHARE, NaturalRenderer
 from bemula.generate.natural.voice import Voice, load_personas
@@ -69,8 +70,20 @@ def _choose_exceptions(rng: random.Random, plans: list[RequestPlan]) -> None:
             p.kept = [keep]
 
 
+def _derived_order(rng: random.Random) -> list[DerivedTemplate]:
+    """Edition 1's arithmetic templates and edition 2's inferences (place, schedule,
+    relationship, health), alternating, so about half the F4 conclusions are not sums."""
+    arithmetic, inferred = list(DERIVED_TEMPLATES), list(NATURAL_DERIVED_TEMPLATES)
+    rng.shuffle(arithmetic)
+    rng.shuffle(inferred)
+    first, second = (inferred, arithmetic) if rng.random() < 0.5 else (arithmetic, inferred)
+    out = [t for pair in zip(first, second, strict=False) for t in pair]
+    longer = first if len(first) > len(second) else second
+    return out + longer[len(out) // 2:]
+
+
 def _build(rng: random.Random, seed: int, shape: InstanceShape, bank: Bank) -> tuple[Instance, dict]:
-    user, builder = build_profile(rng, shape.facts, shape.derived)
+    user, builder = build_profile(rng, shape.facts, shape.derived, _derived_order(rng))
     plans = plan_requests(rng, builder, list(shape.types))
     add_relearning_facts(rng, builder, plans, EXTRA_RELEARN_SHARE)
     sessions = schedule(rng, builder, plans, shape.sessions, shape.turns // 2, echo_share=0.0)

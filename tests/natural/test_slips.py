@@ -1,0 +1,64 @@
+"""Edition 1's slips, checked on edition 2's real banks (issue 15 lists them; each test
+would have caught its kind): doubled words, "1 hours", "about anything about", a plural
+category with "is", unfilled slots, "this morning" at the wrong hour, assistant small
+talk that drops a fact in as a non sequitur ("Given your employee ID is …")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bemula.generate.natural.bank import load_bank
+from bemula.generate.natural.build import build_natural_instance
+from bemula.generate.offline import allocate
+
+SHAPES = ("bemula-short-02", "bemula-medium-04", "bemula-long-02", "bemula-xlong-01")
+DOUBLED = re.compile(r"\b(\w{2,})\s+\1\b", re.I)
+#: doubled words that are English ("had had", "that that") or a persona's stutter ("so so")
+DOUBLED_OK = {"had", "that", "so", "very", "really", "bye", "ha", "no", "yes", "far", "more", "on", "ok", "okay"}
+ONE_PLURAL = re.compile(r"\b1 (hours|minutes|days|weeks|months|years|times|runs|kids|children|pets)\b")
+DOUBLE_ABOUT = re.compile(r"\babout (anything|everything|all|the details) about\b", re.I)
+PLURAL_IS = re.compile(r"\bmy (relatives|finances|pets|hobbies|contacts|details|plans|appointments|studies) is\b", re.I)
+HOURS = {"this morning": range(5, 12), "this afternoon": range(12, 17), "this evening": range(17, 21)}
+
+
+@pytest.fixture(scope="module", params=["dev", "test"])
+def built(request):
+    bank = load_bank(request.param)
+    shapes = [s for s in allocate(0) if s.id in SHAPES]
+    return [build_natural_instance(0, s, bank)[0] for s in shapes]
+
+
+def _turns(instances):
+    for inst in instances:
+        for version in (inst.forget, inst.control):
+            for _, turn in version.iter_turns():
+                yield turn
+
+
+def test_no_grammar_slips(built) -> None:
+    for turn in _turns(built):
+        text = turn.text
+        for m in DOUBLED.finditer(text):
+            assert m[1].lower() in DOUBLED_OK or m[1].isdigit(), (m[0], text[:200])
+        assert not ONE_PLURAL.search(text), text
+        assert not DOUBLE_ABOUT.search(text), text
+        assert not PLURAL_IS.search(text), text
+        assert "{" not in text and "}" not in text, text  # an unfilled slot
+
+
+def test_time_of_day_follows_the_clock(built) -> None:
+    seen = 0
+    for turn in _turns(built):
+        for phrase, ok in HOURS.items():
+            if phrase in turn.text.lower() and turn.role.value == "user":
+                seen += 1
+                assert turn.timestamp.hour in ok, (phrase, turn.timestamp, turn.text[:120])
+    assert seen
+
+
+def test_assistant_never_drops_a_fact_in_as_a_non_sequitur(built) -> None:
+    for turn in _turns(built):
+        if turn.role.value == "assistant":
+            assert not re.match(r"(Given|Since|As) your [\w' -]{2,40} is ", turn.text), turn.text[:160]

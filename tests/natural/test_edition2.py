@@ -154,3 +154,27 @@ def test_bank_lines_spliced_into_a_message_end_as_sentences() -> None:
     assert _sentence("is it still 12 Elm St.") == "Is it still 12 Elm St."
     assert _sentence("weird, right?") == "Weird, right?"
     assert _sentence("(not that it matters)") == "(not that it matters)"
+
+
+def test_near_miss_share_by_hand() -> None:
+    """The authoring example: one target (A01, health); preservation asks about the cat (pets)
+    -> 0 of 1 targets has a near miss; asked about the second allergy (health) instead -> 1 of 1."""
+    from bemula.authoring import compile_file
+
+    inst = compile_file(Path(__file__).parents[1] / "authoring" / "example.toml")
+    assert fidelity_stats([inst])["targets_near_miss_share"] == 0.0
+    for q in inst.questions:
+        if q.suite.value == "preservation":
+            q.fact_id = "A03"
+    assert fidelity_stats([inst])["targets_near_miss_share"] == 1.0
+
+
+@pytest.mark.parametrize("value,numeric", [
+    ("three children", True), ("1,265 euros a month", True), ("7:45 am", True), ("May 12", True),
+    ("the third Thursday of the month", False), ("niece by marriage", False),
+    ("next door to the office", False), ("the right arm", False),
+])
+def test_a_conclusion_is_arithmetic_when_it_is_a_number(value: str, numeric: bool) -> None:
+    from bemula.fidelity import NUMERIC
+
+    assert bool(NUMERIC.search(value)) is numeric

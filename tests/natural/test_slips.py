@@ -19,7 +19,10 @@ DOUBLED = re.compile(r"\b(\w{2,})\s+\1\b", re.I)
 DOUBLED_OK = {"had", "that", "so", "very", "really", "bye", "ha", "no", "yes", "far", "more", "on", "ok", "okay"}
 ONE_PLURAL = re.compile(r"\b1 (hours|minutes|days|weeks|months|years|times|runs|kids|children|pets)\b")
 DOUBLE_ABOUT = re.compile(r"\babout (anything|everything|all|the details) about\b", re.I)
-PLURAL_IS = re.compile(r"\bmy (relatives|finances|pets|hobbies|contacts|details|plans|appointments|studies) is\b", re.I)
+#: "my relatives is off limits": a plural category as the subject of "is" (sentence-initial,
+#: so "the vet that sees my pets is Hillside" is fine)
+PLURAL_IS = re.compile(r"(?:^|[.!?:;,]\s+|\b(?:and|but|so|because)\s+)my (relatives|finances|pets|hobbies|contacts|"
+                       r"details|plans|appointments|studies) is\b", re.I)
 HOURS = {"this morning": range(5, 12), "this afternoon": range(12, 17), "this evening": range(17, 21)}
 
 

@@ -29,6 +29,10 @@ REQUESTS = [
     "Leave my next appointment as an open question; don't settle it from what I said.",
     "Would you mind clearing out what I said on Friday?",
     "Letting go of my sister's number would be great.",
+    "No deductions about where I live, please.",
+    "the old one does not apply anymore",
+    "the earlier one is no use anymore, so don't rely on it",
+    "and the old one shouldnt come up again",
     "I'd feel better without those on file.",
     "Take the thing about my landlord out of your notes and leave it out.",
 ]

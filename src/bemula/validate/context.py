@@ -39,7 +39,8 @@ _RETAIN = (r"(?:keep|keeping|kept|store|storing|stored|hold|holding|hang|hanging
            r"infer|inferring|figur(?:e|ing) (?:it |that |this |them )?out|guess|guessing|calculat(?:e|ing)|"
            r"deduc(?:e|ing)|conclud(?:e|ing)|settl(?:e|ing)|do(?:ing)? the math?s|put(?:ting)? two and two together|"
            r"put(?:ting)? (?:those |them |it |that |this |these |things )?together|connect(?:ing)?|"
-           r"draw(?:ing)? (?:any )?conclusions?)")
+           r"draw(?:ing)? (?:any )?conclusions?|rely(?:ing)? on|bring(?:ing)? (?:it |that |this |them )?up|"
+           r"mention(?:ing)?)")
 REMOVAL_WORDS = re.compile(
     r"\b(forget|forgetting|forgot|forgotten|delete[ds]?|deleting|erase[ds]?|erasing|remove[ds]?|removing|"
     r"wipe[ds]?|wiping|lose|losing|drop(ped|ping)?|discard|purge|scrub|clear(ed|ing)?|scrap|scratch|ditch|bin|undo|"
@@ -51,9 +52,9 @@ REMOVAL_WORDS = re.compile(
     r"without [a-z ]{0,30}on (file|record)|"
     r"(can|should|could|must|may) (now )?go|gone from|(is|be|it'?s) gone|"
     r"stay(s|ed)? with (you|u)|(no longer|not) worth (keeping|storing|holding)|"
-    r"no longer (holds|applies|true|valid|accurate|current|right|relevant|needed|necessary|useful)|out of date|"
+    r"(doesn'?t|does not|no longer) apply|no (use|good) (any ?more|now)|(shouldn'?t|should not|never|not) come up|no longer (holds|applies|true|valid|accurate|current|right|relevant|needed|necessary|useful)|out of date|"
     r"(leave|keep) [^.?!;]{0,60}(open question|unknown|unanswered|a mystery)|"
-    r"no conclusions?|pretend (i|we) never|act (like|as if) [^.?!;]{0,60}never|never (told|mentioned|said|shared) (you|u|it|that)|"
+    r"no (conclusions?|deductions?|inferences?|guess(es|ing|work)?)|pretend (i|we) never|act (like|as if) [^.?!;]{0,60}never|never (told|mentioned|said|shared) (you|u|it|that)|"
     r"want(ed)? (\w+ )?(kept|stored|saved))\b",
     re.I,
 )

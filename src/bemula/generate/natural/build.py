@@ -30,7 +30,7 @@ from bemula.generate.offline import (
     allocate,
 )
 from bemula.generate.plan import PlanError, RequestPlan, add_relearning_facts, plan_requests, schedule
-from bemula.generate.profile import build_profile
+from bemula.generate.profile import ProfileBuilder, build_profile, pick_value
 from bemula.generate.questions import QuestionWriter
 from bemula.model import DerivedFact, Fact, Gold, GoldKind, Instance, Manifest, RequestType, Suite, Tier, Version
 
@@ -61,13 +61,21 @@ def build_natural_instance(seed: int, shape: InstanceShape, bank: Bank) -> tuple
     raise RuntimeError(f"{shape.id}: could not plan after 20 attempts: {last}")
 
 
-def _choose_exceptions(rng: random.Random, plans: list[RequestPlan]) -> None:
-    """Some F3 requests keep one fact of their category ("… but keep X")."""
+def _choose_exceptions(rng: random.Random, plans: list[RequestPlan], builder: ProfileBuilder) -> None:
+    """Some F3 requests keep one fact of their category ("… but keep X"). The kept fact is
+    one more fact of that category, stated before the request like its targets, so the
+    request still targets the whole category it had (the target count stays on the
+    paper's figure); a category with no attribute left gets no exception."""
     for p in plans:
-        if p.type == RequestType.F3 and len(p.targets) >= 3 and rng.random() < EXCEPT_SHARE:
-            keep = p.targets[rng.randrange(len(p.targets))]
-            p.targets = [t for t in p.targets if t != keep]
-            p.kept = [keep]
+        if p.type != RequestType.F3 or len(p.targets) < 2 or rng.random() >= EXCEPT_SHARE:
+            continue
+        for attr in builder.free_attributes(p.category):
+            value = pick_value(rng, attr, builder.registry)
+            if value is not None:
+                kept = builder.add_fact(attr, value)
+                p.kept = [kept.id]
+                p.stated_before.append(kept.id)
+                break
 
 
 def _derived_order(rng: random.Random) -> list[DerivedTemplate]:
@@ -86,9 +94,9 @@ def _build(rng: random.Random, seed: int, shape: InstanceShape, bank: Bank) -> t
     user, builder = build_profile(rng, shape.facts, shape.derived, _derived_order(rng))
     plans = plan_requests(rng, builder, list(shape.types))
     add_relearning_facts(rng, builder, plans, EXTRA_RELEARN_SHARE)
+    _choose_exceptions(rng, plans, builder)
     sessions = schedule(rng, builder, plans, shape.sessions, shape.turns // 2, echo_share=0.0)
     _renumber_requests(plans, sessions, builder)
-    _choose_exceptions(rng, plans)
     profile = builder.profile(user)
     personas = load_personas()
     persona = personas[_persona_order(seed)[shape.index % len(personas)]]

@@ -52,7 +52,7 @@ EXCEPT_SHARE = 0.4      # F3 requests with "… but keep X" (three or more facts
 COMPOUND_SHARE = 0.6    # targets mentioned again in one message with a kept fact (compound)
 EVENT_REF_SHARE = 0.45  # F1/F2 requests that name a fact by the earlier conversation it came up in
 ACK_SHARE = 0.55
-FRAME_SHARE = 0.3       # assistant replies with a stock opener or closer around the answer
+FRAME_SHARE = 0.2       # assistant replies with a stock opener or closer around the answer
 DECOY_SHARE = 0.035     # filler exchanges replaced by a decoy (in both versions)
 
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from bemula.validate.context import REMOVAL_WORDS
+
 PERSONAS_FILE = Path(__file__).resolve().parent.parent / "banks" / "personas.toml"
 
 _CONTRACTIONS = {
@@ -141,7 +143,10 @@ class Voice:
         if p.no_apostrophe and rng.random() < p.no_apostrophe:
             masked = re.sub(r"(?<=[A-Za-z])'(?=[a-z])", "", masked)
         if p.typo_rate:
-            masked = _WORD.sub(lambda m: _maybe_typo(rng, m.group(0), p.typo_rate), masked)
+            # the words that make a request a request keep their spelling (the validator's lexicon)
+            spans = [m.span() for m in REMOVAL_WORDS.finditer(masked)]
+            masked = _WORD.sub(lambda m: m.group(0) if any(a <= m.start() < b for a, b in spans)
+                               else _maybe_typo(rng, m.group(0), p.typo_rate), masked)
         if edges and p.open and rng.random() < p.open_rate:
             masked = f"{rng.choice(p.open)} {masked}"
         if edges and p.close and rng.random() < p.close_rate:
@@ -154,12 +159,14 @@ class Voice:
 
 
 def _mask(text: str, protect: Sequence[str]) -> tuple[str, list[str]]:
+    """Protected strings replaced by tokens; found case-insensitively (a value that opens a
+    sentence has been capitalised) and kept as written in ``text``."""
     kept: list[str] = []
     for s in sorted({s for s in protect if s}, key=len, reverse=True):
         start = 0
-        while (i := text.find(s, start)) >= 0:
+        while (i := text.lower().find(s.lower(), start)) >= 0:
             token = f"\uE000{len(kept)}\uE001"
-            kept.append(s)
+            kept.append(text[i:i + len(s)])
             text = text[:i] + token + text[i + len(s):]
             start = i + len(token)
     return text, kept

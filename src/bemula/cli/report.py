@@ -186,6 +186,28 @@ def _echo_probe_accuracy(runs) -> None:  # noqa: ANN001 - report.build's runs
         typer.echo(f"  {run.scores.label}: " + ", ".join(parts))
 
 
+#: the degenerate baselines (bemula/systems/baselines.py) a forgetting system must beat
+BASELINES = ("null", "forget-all")
+
+
+def _echo_baseline_check(runs) -> None:
+    """One line: which systems score above both degenerate baselines (point estimates).
+    Matching ``null`` on forgetting is free and matching ``forget-all`` means deleting far
+    more than was asked, so a system at or below either is not forgetting selectively."""
+    from bemula.metrics.definitions import SCORE
+
+    scores = {r.folder.path.name: r.scores.values.get(("", "", SCORE)) for r in runs}
+    points = {n: v.value for n, v in scores.items() if v is not None and v.value is not None}
+    bars = {n: points[n] for n in BASELINES if n in points}
+    others = [n for n in points if n not in BASELINES]
+    if not bars or not others:
+        return
+    floor = max(bars.values())
+    verdicts = [f"{n} {'yes' if points[n] > floor else 'no'}" for n in others]
+    typer.echo(f"Forgetting selectively (Score above {' and '.join(f'{n} {v:.1f}' for n, v in bars.items())}): "
+               + "; ".join(verdicts))
+
+
 def default_systems() -> tuple[list[str], list[str]]:
     """Built-in systems runnable offline (no LLM, package present), and notes on the others."""
     from bemula.systems import BUILTIN_MODULES
@@ -324,6 +346,7 @@ def eval_command(
         "Residues: protected values still found in a store after the forget request (`bemula audit`)."
     )
     _echo_probe_accuracy(result.runs)
+    _echo_baseline_check(result.runs)
     typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {time.perf_counter() - started:.1f} s in all")
     if incomplete:
         typer.secho(

@@ -14,6 +14,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "bemula.systems.full_context",
     "bemula.systems.naive_rag",
     "bemula.systems.erasemem",
+    "bemula.systems.baselines",
     "bemula.systems.adapters.mem0",
     "bemula.systems.adapters.simplemem",
     "bemula.systems.adapters.amem",

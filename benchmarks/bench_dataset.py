@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="folder to write (default: a temporary one)")
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--edition", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--edition", type=int, default=2, choices=(1, 2))
     parser.add_argument("--split", default="test", choices=("dev", "test"))
     args = parser.parse_args()
 

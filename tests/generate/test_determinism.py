@@ -50,7 +50,7 @@ def test_generate_benchmark_lite_twice_identical(tmp_path: Path) -> None:
     """The public entry point, end to end on Lite (31 instances, a few seconds)."""
     a = generate_benchmark(5, tmp_path / "a", lite=True)
     _load_commands()
-    res = CliRunner().invoke(app, ["generate", "--seed", "5", "--out", str(tmp_path / "b"), "--lite"])
+    res = CliRunner().invoke(app, ["generate", "--edition", "1", "--seed", "5", "--out", str(tmp_path / "b"), "--lite"])
     assert res.exit_code == 0, res.output
     b = read_manifest(tmp_path / "b")
     assert a.checksum == b.checksum

@@ -259,6 +259,7 @@ def eval_command(
     if edition not in EDITIONS:
         _fail(f"--edition: unknown edition {edition}; use 1 or 2")
     started = time.perf_counter()
+    default_data = data is None
     data = data or default_data_dir(edition)
     bundled = None if data.exists() else bundled_dataset(str(data))
     name = f"eval-{data}" if bundled else ("eval" if edition == DEFAULT_EDITION else f"eval-e{edition}")
@@ -271,6 +272,14 @@ def eval_command(
         t0 = time.perf_counter()
         manifest = generate(seed, data, edition=edition, lite=lite)
         typer.echo(f"  {len(manifest.instances)} instances in {time.perf_counter() - t0:.1f} s")
+    elif default_data:
+        from bemula.dataset import read_manifest
+        from bemula.generate.editions import manifest_edition
+
+        found = manifest_edition(read_manifest(data).generator)
+        if found is not None and found != edition:
+            _note(f"{data} holds edition {found} of the benchmark (generated earlier), not edition {edition}; "
+                  f"running it as it is. Move it aside to get edition {edition}, or pass --edition {found}.")
     if systems:
         chosen = [s.strip() for s in systems.split(",") if s.strip()]
         from bemula.systems.base import registry

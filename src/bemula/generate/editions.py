@@ -13,7 +13,7 @@ from pathlib import Path
 from bemula.model import Manifest
 
 EDITIONS = (1, 2)
-DEFAULT_EDITION = 1
+DEFAULT_EDITION = 2
 
 
 def default_data_dir(edition: int) -> Path:
@@ -21,7 +21,14 @@ def default_data_dir(edition: int) -> Path:
     return Path("data/bemula") if edition == DEFAULT_EDITION else Path(f"data/bemula-e{edition}")
 
 
-def generate(seed: int, out: Path, *, edition: int = 2, split: str = "test", lite: bool = False,
+def manifest_edition(generator: dict[str, str] | None) -> int | None:
+    """The offline edition a manifest's generator record names (edition 1 wrote none)."""
+    if not generator or generator.get("name") != "bemula-offline":
+        return None
+    return int(generator.get("edition", "1"))
+
+
+def generate(seed: int, out: Path, *, edition: int = DEFAULT_EDITION, split: str = "test", lite: bool = False,
              progress: Callable[[str], None] | None = None) -> Manifest:
     if edition == 1:
         if split != "test":

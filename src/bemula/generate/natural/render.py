@@ -18,6 +18,7 @@ filler; nothing states a removed value after its request.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -55,6 +56,9 @@ ACK_SHARE = 0.55
 FRAME_SHARE = 0.2       # assistant replies with a stock opener or closer around the answer
 DECOY_SHARE = 0.035     # filler exchanges replaced by a decoy (in both versions)
 
+#: a reference that ends in a verb or preposition ("where my next trip is", "the food I
+#: stick to") reads badly before "is {new}" / "to {new}" (F6)
+_ENDS_OPEN = re.compile(r"\b(is|are|was|were|goes|go|lives|live|works|work|to|with|for|at|on|in|by|from|of)$", re.I)
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                  "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
                  "nineteen", "twenty")
@@ -330,10 +334,17 @@ class NaturalRenderer:
             self.statements.setdefault(fid, line)
         return line, form
 
-    def _ref(self, fid: str) -> str:
+    def _ref(self, fid: str, *, subject: bool = False) -> str:
+        """A phrase naming ``fid`` without its value. ``subject``: it will be followed by "is"
+        ("{ref} is {new} now") or "to" ("update {ref} to {new}"), so a phrase that ends in a
+        verb or preposition is passed over when the bank has another."""
         if fid in self.derived:
-            return self.rng.choice(self.bank.derived[self.derived[fid].attribute].refer)
-        return self.rng.choice(self.bank.facts[self.facts[fid].attribute].refer)
+            lines = self.bank.derived[self.derived[fid].attribute].refer
+        else:
+            lines = self.bank.facts[self.facts[fid].attribute].refer
+        if subject:
+            lines = [x for x in lines if not _ENDS_OPEN.search(x)] or lines
+        return self.rng.choice(lines)
 
     def _event_ref(self, fid: str, request_session: int) -> str | None:
         """``fid`` named by the conversation it was first told in ("what I said about my
@@ -381,7 +392,7 @@ class NaturalRenderer:
         line = rng.choice(styles[style])
         slots: dict[str, str] = {}
         if plan.type in (RequestType.F1, RequestType.F6):
-            slots["ref"] = self._ref(plan.targets[0])
+            slots["ref"] = self._ref(plan.targets[0], subject=plan.type == RequestType.F6)
         if plan.type == RequestType.F2:
             refs = [self._ref(t) for t in plan.targets]
         by_event = plan.type in (RequestType.F1, RequestType.F2) and style != "backref" \

@@ -46,6 +46,8 @@ _ABBREVIATIONS = {
 _KEEP_SPELLING = re.compile(r"^(forget|forgetting|delete|erase|remove|wipe|drop|discard|scrap|scratch|bin|"
                             r"ditch|keep|keeping|store|storing|hold|hang|clear|purge|scrub|stop|record|notes)$",
                             re.I)
+#: a sentence that already opens with a joiner is run on with a comma ("…, and then"), not "and and"
+_JOINERS = {"and", "but", "so", "or", "then", "also", "plus"}
 _MASK = re.compile(r"\uE000(\d+)\uE001")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'\uE000])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
@@ -131,7 +133,9 @@ class Voice:
             masked = _sub_words(masked, _CONTRACTIONS, 1.0, rng)
         if p.run_on and rng.random() < p.run_on:
             # "It broke. Then I…" -> "it broke and then I…" (questions keep their mark)
-            masked = _FULL_STOP_BREAK.sub(lambda m: rng.choice((", ", " and ", ", ")) + _soft_lower(m.group(1)), masked)
+            masked = _FULL_STOP_BREAK.sub(lambda m: (", " if m.group(1).lower() in _JOINERS
+                                                     else rng.choice((", ", " and ", ", "))) + _soft_lower(m.group(1)),
+                                          masked)
         if p.exclaim:
             masked = re.sub(r"\.(?=\s|$)", lambda m: rng.choice(("!", "!!")) if rng.random() < p.exclaim else ".",
                             masked)

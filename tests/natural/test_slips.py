@@ -61,3 +61,13 @@ def test_assistant_never_drops_a_fact_in_as_a_non_sequitur(built) -> None:
     for turn in _turns(built):
         if turn.role.value == "assistant":
             assert not re.match(r"(Given|Since|As) your [\w' -]{2,40} is ", turn.text), turn.text[:160]
+
+
+def test_every_instance_passes_the_validator_with_warnings_as_errors(built) -> None:
+    """`bemula validate --strict` on the real banks: no error and no wording warning (a
+    multi-hop companion that names the target's value, a removal phrase the lexicon misses)."""
+    from bemula.validate.instance import validate_instance
+
+    problems = [f"{v.location}: [{v.code}] {v.message}"
+                for inst in built for v in validate_instance(inst, f"{inst.id}.json")]
+    assert problems == []

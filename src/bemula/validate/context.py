@@ -44,7 +44,7 @@ _RETAIN = (r"(?:keep|keeping|kept|store|storing|stored|hold|holding|hang|hanging
 REMOVAL_WORDS = re.compile(
     r"\b(forget|forgetting|forgot|forgotten|delete[ds]?|deleting|erase[ds]?|erasing|remove[ds]?|removing|"
     r"wipe[ds]?|wiping|lose|losing|drop(ped|ping)?|discard|purge|scrub|clear(ed|ing)?|scrap|scratch|ditch|bin|undo|"
-    r"let\b[^.?!;]{0,80}?\bgo|letting\b[^.?!;]{0,80}?\bgo|get rid|"
+    r"let\b[^.?!;]{0,200}?\bgo|letting\b[^.?!;]{0,200}?\bgo|get rid|"
     r"(off|out of) (the|your|ur) (record|records|notes|books|list|files?|memory|system)|"
     rf"{_NEGATION}\s+(?:\w+\s+){{0,2}}?{_RETAIN}|"
     r"(wasn'?t|isn'?t|shouldn'?t be|not be|never be|not|no longer|don'?t want [a-z ]{0,20}) "

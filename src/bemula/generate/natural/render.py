@@ -258,6 +258,9 @@ class NaturalRenderer:
                 continue
             x = options[rng.randrange(len(options))]
             said = [f for f in keepable if first[f.id] < pos[x]]
+            # a companion that names the target's value would hand the multi-hop attack its
+            # answer ("you know my brother's name is Dmitri … whose is the new baby?")
+            said = [f for f in said if not _names_value(f, self.facts[fid])]
             same = [f for f in said if f.category == self.facts[fid].category]
             pool = same or said
             if not pool:
@@ -576,3 +579,13 @@ def _assistant_ann(user_ann: TurnAnnotations) -> TurnAnnotations:
         return TurnAnnotations(request_id=user_ann.request_id, segment=Segment.NEUTRAL)
     return TurnAnnotations()
 
+
+def _names_value(fact: Fact, target: Fact) -> bool:
+    """Whether what a multi-hop attack says of ``fact`` (its plain sentence, as the question
+    writer words it) or its statement contains one of ``target``'s accepted forms as whole
+    words (case aside)."""
+    from bemula.generate.questions import _related_text
+
+    text = f"{_related_text(fact)} {fact.statement}"
+    return any(re.search(r"(?<!\w)" + re.escape(form.strip()) + r"(?!\w)", text, re.I)
+               for form in target.accepted if form.strip())

@@ -22,9 +22,14 @@ class TextIndex(abc.ABC):
         """Index ``text`` under ``doc_id`` (replacing any earlier text with that id)."""
 
     def add_tokens(self, doc_id: str, text: str, tokens: list[str]) -> None:
-        """Index ``text`` whose lexical tokens (``bemula.index.tokenize``) the caller already
-        has: a lexical index uses them instead of tokenising again; others use the text."""
+        """Index ``text`` under the caller's own lexical ``tokens``: a lexical index uses
+        them instead of tokenising (a system may bring its own tokenizer); others use the text."""
         self.add(doc_id, text)
+
+    def search_tokens(self, query: str, tokens: list[str], k: int = 5) -> list[SearchHit]:
+        """``search`` with the caller's own tokens for ``query`` (pairs with ``add_tokens``):
+        a lexical index matches the tokens; others search the text."""
+        return self.search(query, k)
 
     @abc.abstractmethod
     def remove(self, doc_id: str) -> None:

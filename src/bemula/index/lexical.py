@@ -95,12 +95,15 @@ class BM25Index(TextIndex):
                     del self._postings[term]
 
     def search(self, query: str, k: int = 5) -> list[SearchHit]:
+        return self.search_tokens(query, tokenize(query), k)
+
+    def search_tokens(self, query: str, tokens: list[str], k: int = 5) -> list[SearchHit]:
         n = len(self._docs)
         if n == 0 or k <= 0:
             return []
         avg_len = self._total_length / n or 1.0
         scores: dict[str, float] = {}
-        for term in set(tokenize(query)):
+        for term in set(tokens):
             posting = self._postings.get(term)
             if not posting:
                 continue

@@ -209,7 +209,7 @@ def test_an_llm_reader_gets_a_content_free_notice_instead_of_empty_memory(tmp_pa
     guess = system.retrieve("Yes or no: you have my blood type down as AB negative, right?")
     never_said = system.retrieve("Yes or no: you have my shoe size down as 44, right?")
     assert [item.store for item in guess] == ["notice"]
-    assert "I don't have that information." in guess[0].text
+    assert "no record" in guess[0].text  # its own words: nothing borrowed from the answering agent
     assert "negative" not in guess[0].text.lower() and "blood" not in guess[0].text.lower()
     # forgotten and never stated look the same: the notice does not reveal a deletion
     assert never_said == guess
@@ -227,3 +227,30 @@ def test_the_notice_is_off_for_the_probe_and_on_request(tmp_path: Path) -> None:
     off = _with_llm_reader(tmp_path / "off", empty_notice="false")
     feed(off, BASE + [("S4", 5, "user", "Please forget my blood type.")])
     assert off.retrieve("What is my blood type?") == []
+
+
+def test_erasemem_borrows_nothing_from_the_yardstick() -> None:
+    """Issue 16: improving the judge, the probe or the answering agent must not move
+    erasemem's score, so none of its modules imports them (nor the index's tokenizer,
+    which the probe measures relevance with)."""
+    import ast
+    from pathlib import Path as _Path
+
+    import bemula.systems.erasemem as pkg
+
+    banned = ("bemula.judge", "bemula.backbones", "bemula.agent", "bemula.metrics")
+    for path in _Path(pkg.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = {a.name for a in node.names}
+                assert not node.module.startswith(banned), (path.name, node.module)
+                assert not (node.module == "bemula.index" and "tokenize" in names), (path.name, node.module)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith(banned) for a in node.names), path.name
+
+
+def test_its_tokens_fold_accents_so_two_spellings_are_one_word() -> None:
+    from bemula.systems.erasemem.tokens import tokenize
+
+    assert tokenize("My cousin lives in München") == tokenize("my cousin lives in Munchen") == ["cousin", "live", "munchen"]
+    assert tokenize("Renée's café") == ["renee", "cafe"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from bemula.index import tokenize
+from bemula.systems.erasemem.tokens import tokenize
 
 #: category -> (words that NAME the category in a request, words that SIGNAL it in a unit)
 _LEXICON: dict[str, tuple[str, str]] = {

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bemula.index import tokenize
+from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
 from bemula.systems.erasemem.store import MemoryStore, Unit
@@ -99,8 +99,7 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     tokens = _phrase_tokens(phrase)
     if not tokens:
         return []
-    query = " ".join(tokens)
-    hits = store.index.search(query, k=max(len(store.index), 1))
+    hits = store.index.search_tokens(phrase, tokens, k=max(len(store.index), 1))
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
         unit = store.units.get(hit.id)

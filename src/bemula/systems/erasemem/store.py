@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 
-from bemula.index import TextIndex, tokenize
+from bemula.index import TextIndex
+from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.categories import unit_categories
 from bemula.systems.erasemem.textutil import REDACTED, redact_tokens
 
@@ -211,7 +212,7 @@ class MemoryStore:
         if self._doc_freq is not None:
             self._doc_freq.update(new_unit.tokens)
         self.units[unit_id] = new_unit
-        self.index.add(unit_id, text)  # add() replaces: the stale entry is gone
+        self.index.add_tokens(unit_id, text, tokenize(text))  # replaces: the stale entry is gone
         return True
 
     def _forget_tokens(self, tokens: frozenset[str]) -> None:

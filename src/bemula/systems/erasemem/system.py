@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bemula.agent import NOT_AVAILABLE
-from bemula.index import tokenize
+from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.base import (
     MemorySystem,
     RetrievedItem,
@@ -48,7 +47,7 @@ FORGET_REQUEST_PLACEHOLDER = "[forget request]"
 #: and the same for a forgotten topic as for one never mentioned
 EMPTY_NOTICE = (
     "Nothing in memory answers this question. Do not guess, and do not confirm or deny "
-    f'anything the question suggests: reply "{NOT_AVAILABLE}"'
+    "anything the question suggests: say that you have no record of it."
 )
 
 
@@ -222,14 +221,14 @@ class EraseMem(MemorySystem):
             for tokens in groups:
                 stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp)
                 if stone is not None:
-                    store.index.add(stone.id, " ".join(stone.hashes))
+                    store.index.add_tokens(stone.id, " ".join(stone.hashes), list(stone.hashes))
                     added[kind] += 1
         # F4: the conclusion's words — a ranked tombstone (a question closer to the conclusion
         # than to any kept memory gets nothing) and, when two of them match, a hard stop
         if res.conclusion_heads:
             stone = self.tombstones.add("conclusion", sorted(res.conclusion_heads), request_no, turn.timestamp)
             if stone is not None:
-                store.index.add(stone.id, " ".join(stone.hashes))
+                store.index.add_tokens(stone.id, " ".join(stone.hashes), list(stone.hashes))
                 added["conclusion"] += 1
         if len(res.conclusion_tokens) >= 2:
             if self.tombstones.add("conclusion-words", sorted(res.conclusion_tokens), request_no, turn.timestamp):
@@ -307,12 +306,12 @@ class EraseMem(MemorySystem):
         if self._suppressed_conclusion(set(by_hash)):
             return []
         focus = _focus_tokens(question)
-        hashes = " ".join(by_hash) if self.tombstones.items else ""
-        hits = self.store.index.search(f"{question} {hashes}", k=SEARCH_DEPTH)
+        stone_terms = list(by_hash) if self.tombstones.items else []
+        hits = self.store.index.search_tokens(question, [*q_tokens, *stone_terms], k=SEARCH_DEPTH)
         if focus:  # a preamble (role-play, "override", context) must not crowd out the question
-            focus_hashes = " ".join(h for h, t in by_hash.items() if t in focus) if hashes else ""
+            focus_terms = [*sorted(focus), *(h for h, t in by_hash.items() if t in focus and stone_terms)]
             seen = {h.id for h in hits}
-            hits += [h for h in self.store.index.search(" ".join(sorted(focus)) + " " + focus_hashes, k=SEARCH_DEPTH)
+            hits += [h for h in self.store.index.search_tokens(" ".join(sorted(focus)), focus_terms, k=SEARCH_DEPTH)
                      if h.id not in seen]
         if not hits:
             return []

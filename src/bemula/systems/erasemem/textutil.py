@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from bemula.index import tokenize
+from bemula.systems.erasemem.tokens import tokenize
 
 # A sentence ends at . ! ? followed by space (memory units are sentences: a value and its
 # other forms — "a flat white, coffee is my personality" — stay together).

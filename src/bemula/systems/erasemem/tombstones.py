@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bemula.index import tokenize
+from bemula.systems.erasemem.tokens import tokenize
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,68 @@
+"""erasemem's own word tokens: what it indexes, matches, hashes and purges.
+
+Why its own (issue 16, "don't borrow the yardstick"): the retrieval probe decides relevance
+with ``bemula.index.tokenize`` and the rule judge with its normaliser. A system that shared
+either would move whenever the yardstick is improved. Nothing here is imported from the
+judge, the probe or the answering agent.
+
+A token is a run of letters or digits, lower-cased, with accents folded ("München" and
+"munchen" are one word; a value the dialogue wrote both ways is one value), an English
+possessive dropped, stop words removed, and plural and common verb endings trimmed ("lives"
+and "live" are one word).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+#: function words that never identify what a sentence is about
+STOPWORDS = frozenset(
+    """a an the and or nor but so if than then as at by for from in into of off on onto out
+    over to under up upon with within without via per about again also am is are was were be
+    been being do does did doing done have has had having can could shall should will would
+    might must i me my myself mine we us our ours you your yours yourself he him his she
+    her hers it its they them their theirs this that these those there here what which who
+    whom whose when where why how not no yes yeah ok okay oh hi hey hello please thanks thank
+    just very really too some any each both few more most other same such only own once
+    because before while until i'm im i've ive i'd id i'll ill got get""".split()
+)
+
+
+def fold(text: str) -> str:
+    """Lower-case, compatibility-normalised text without accents or curly apostrophes."""
+    text = unicodedata.normalize("NFKD", text.replace("\u2019", "'").replace("\u2018", "'"))
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(token: str) -> str:
+    """Trim a plural or a common verb ending; short words are left alone."""
+    if token.isdigit():
+        return token
+    if len(token) >= 5 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) >= 6 and token.endswith("ing"):
+        return token[:-3]
+    if len(token) >= 5 and token.endswith("ed"):
+        return token[:-2]
+    if len(token) >= 5 and token.endswith("es") and token[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        return token[:-2]  # boxes, wishes, classes; but lives -> live, notes -> note
+    if len(token) >= 4 and token.endswith("s") and not token.endswith("ss"):
+        return token[:-1]
+    return token
+
+
+def tokenize(text: str) -> list[str]:
+    """erasemem's content tokens of ``text``, in order (duplicates kept)."""
+    out: list[str] = []
+    for token in _WORD.findall(fold(text)):
+        if token.endswith("'s"):
+            token = token[:-2]
+        if token in STOPWORDS or "'" in token:
+            continue
+        out.append(stem(token))
+    return out

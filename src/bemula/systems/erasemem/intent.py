@@ -203,12 +203,29 @@ _CHANGE = re.compile(
 )
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|"
                          r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+)\s*", re.I)
+#: what a further item of a list opens with ("…, my phone", "…, and the PIN", "…, 2093")
+_LIST_ITEM = re.compile(
+    r"^(?:(?:and|or|plus|as\s+well\s+as)\s+)?(?:my|the|our|his|her|their|your|a|an|both|also|"
+    r"where|when|who|what|which|how|that|those|these|this|mum's|dad's|(?-i:[A-Z0-9]))", re.I)
 _PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|which|how|that|his|her|their|mine|both)\b", re.I)
+
+
+def _first_phrase(text: str) -> str:
+    """The object phrase up to a comma that starts another clause: "the office address,
+    send everything home" names the office address; "my email, my phone and the PIN" is a
+    list and stays whole."""
+    parts = text.split(", ")
+    kept = [parts[0]]
+    for part in parts[1:]:
+        if not _LIST_ITEM.match(part):
+            break
+        kept.append(part)
+    return ", ".join(kept)
 
 
 def clean_target(raw: str) -> str:
     """Strip the request's framing from the object phrase, keep what names the target."""
-    text = raw.strip(" \t\"'“”.,!?;:")
+    text = _first_phrase(raw.strip(" \t\"'“”.,!?;:"))
     changed = True
     while changed:
         changed = False
@@ -349,6 +366,10 @@ def _parse(text: str) -> ForgetIntent | None:
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
+            if antecedent is None and before and clause[: match.start()].rstrip().endswith((":", "—", "–")):
+                # "My school pickup and the parking detail: wipe those" — the list comes first
+                antecedent = re.sub(r"^(?:ok(?:ay)?|so|and|also|one\s+more\s+thing)"
+                                    r"\W+(?:but\s+)?", "", before, flags=re.I).strip() or None
             source = -1
             if antecedent is None:
                 for j in range(i - 1, -1, -1):
@@ -417,9 +438,11 @@ def _parse(text: str) -> ForgetIntent | None:
     # F6: the turn states a change (a new value) beside the removal
     change_statements = [s for s in statements if _CHANGE.search(s)]
     change_in_directive = any(_CHANGE.search(d[0][: max(0, d[0].lower().find(d[1]))] or "") for d in directives)
-    if change_statements or change_in_directive:
-        return ForgetIntent(ForgetKind.REPLACEMENT, targets=[t for t in cleaned if t], statements=statements,
-                            directives=directive_texts)
+    changed = bool(change_statements or change_in_directive)
+    replacement = ForgetIntent(ForgetKind.REPLACEMENT, targets=[t for t in cleaned if t], statements=statements,
+                               directives=directive_texts)
+    if changed and _states_new_value(statements, directive_texts):
+        return replacement
 
     # F2 / F1
     targets: list[str] = []
@@ -427,8 +450,19 @@ def _parse(text: str) -> ForgetIntent | None:
         targets.extend(split_targets(target))
     # pronoun-only objects ("any record of it") name nothing new: keep the named ones
     named = [t for t in targets if t and _names_something(t)]
+    if changed and not named:
+        return replacement  # "scrap the old one": the change statement says which
     targets = named or [t for t in targets if t]
     if not targets:
         return None
     kind = ForgetKind.FACTS if len(targets) >= 2 else ForgetKind.FACT
     return ForgetIntent(kind, targets=targets, statements=statements, directives=directive_texts)
+
+
+def _states_new_value(statements: list[str], directives: list[str]) -> bool:
+    """An F6 request names the value that replaces the old one ("I switched to oat milk");
+    a change cue alone ("from now on a broker handles it, so erase the policy number") makes
+    it a plain removal, whose target is what the directive names."""
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    return new_value_of(statements, set()) is not None or new_value_of(directives, set()) is not None

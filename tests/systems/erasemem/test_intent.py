@@ -244,3 +244,48 @@ def test_quick_screen_never_rejects_what_the_full_screen_accepts(text: str) -> N
 
     assert _SCREEN.search(text)
     assert _may_be_request(text)
+
+
+@pytest.mark.parametrize("text, kind, target_word", [
+    # texting spellings
+    ("ok can u stop keeping my gym locker combo pls", ForgetKind.FACT, "locker"),
+    ("plz dont keep my sister's new number", ForgetKind.FACT, "number"),
+    # verbs outside the classic five
+    ("Scrap the bit about my overdraft.", ForgetKind.FACT, "overdraft"),
+    ("you can bin my old passport number now", ForgetKind.FACT, "passport"),
+    # idioms of removal
+    ("Could you take my salary off your notes?", ForgetKind.FACT, "salary"),
+    ("Let's pretend I never told you about the payday loan.", ForgetKind.FACT, "loan"),
+    ("I'd rather you didn't hang on to my therapist's name.", ForgetKind.FACT, "therapist"),
+    ("Would you mind terribly not holding on to my niece's school?", ForgetKind.FACT, "school"),
+    ("I don't want my bank details kept anywhere.", ForgetKind.FACT, "bank"),
+    ("You don't need to remember the alarm code any more.", ForgetKind.FACT, "alarm"),
+    ("Please don't go connecting the dots about my tiredness and the new tablets.", ForgetKind.CONCLUSION, "tiredness"),
+    # the list comes before the verb
+    ("My allotment number and the shed key code: wipe those, would you?", ForgetKind.FACTS, "allotment"),
+    # a target ends where another clause starts
+    ("forget the storage unit address, everything's out of there now", ForgetKind.FACT, "storage"),
+])
+def test_requests_people_make_without_the_classic_form(text: str, kind: ForgetKind, target_word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == kind, intent
+    assert any(target_word in t.lower() for t in intent.targets), intent.targets
+    assert not any("everything's" in t for t in intent.targets)
+
+
+@pytest.mark.parametrize("text", [
+    "Forget the bullet points and give me one paragraph on how tides work.",
+    "Ditch the emojis. Rewrite this as a formal apology to my landlord.",
+    "Forget the budget for a moment: which of these two sofas looks comfier?",
+    "Erase the passive voice and make this sentence punchier: 'The report was written by me.'",
+    "My manager wants to scrap the Friday stand-up and I'm secretly thrilled.",
+])
+def test_removal_verbs_about_the_task_at_hand_are_not_requests(text: str) -> None:
+    assert parse_forget_request(text) is None
+
+
+def test_a_change_cue_without_a_new_value_is_a_plain_removal() -> None:
+    intent = parse_forget_request("A broker handles my home insurance from now on, so please erase the policy number.")
+    assert intent is not None and intent.kind == ForgetKind.FACT and intent.targets == ["the policy number"]
+    swap = parse_forget_request("I use 7 am instead of 6:15 these days. Delete 6:15.")
+    assert swap is not None and swap.kind == ForgetKind.REPLACEMENT

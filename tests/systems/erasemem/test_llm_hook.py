@@ -131,7 +131,7 @@ def test_remarks_about_the_users_own_memory_never_reach_the_llm() -> None:
 
 
 def test_a_removal_word_beside_a_self_memory_remark_still_reaches_the_llm() -> None:
-    text = "Before I forget, I'd rather you not hang onto my locker code at all."
+    text = "Before I forget, I'm not comfortable with you having my locker code at all."
     with FakeOpenAIServer(ScriptedResponder([_answer(targets=["my locker code"])])) as server:
         hook = LLMForgetHook(_client(server))
         intent = hook.detect(text, NOW)

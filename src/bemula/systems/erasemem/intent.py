@@ -61,6 +61,7 @@ _ADDRESS = (
 )
 _REMOVE_VERBS = (
     r"forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
+    r"scrap|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|"
     r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
     r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|retaining|"
     r"drawing|making|inferring|assuming)"
@@ -68,7 +69,9 @@ _REMOVE_VERBS = (
 _NEGATED_KEEP = (
     r"(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+"
     r"(?:keep|store|remember|retain|save|hold\s+on\s+to|use|record|track|log|"
-    r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to)"
+    r"keeping|storing|remembering|retaining|saving|using|recording|tracking|logging|"
+    r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to|"
+    r"put\s+two\s+and\s+two\s+together|piece\s+(?:it\s+|things\s+|that\s+)?together)"
 )
 _NOT_WANTED = (
     r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+(?:to\s+)?"
@@ -89,7 +92,10 @@ _NOT_A_REQUEST = re.compile(
     r"\b(?:don't|dont|don’t|do\s+not|never|not|won't|wont)\s+forget\b|"
     r"\bforget\s+it\W+(?:never\s*mind|nevermind|it\s+doesn't\s+matter|not\s+important|the\s+weather)|"
     r"\blet(?:'s|’s| us)\s+forget\b|\bforget\s+about\s+(?:it|that|work|this)\s+for\b|"
-    r"\bforgot\b|\bforgetful\b|\bforgotten\b(?!.*\?)",
+    r"\bforgot\b|\bforgetful\b|\bforgotten\b(?!.*\?)|"
+    # the user's own memory: "(I) don't remember the exact idiom", "can't remember whether …"
+    r"(?:^|\bi\s+)(?:don't|dont|don’t|do\s+not|can't|cannot|can’t)\s+remember\s+(?:the\s+exact|exactly|whether|if|"
+    r"which|how|where|when|who|the\s+name\s+of|what\s+(?!i\b))",
     re.IGNORECASE,
 )
 # words that make a verb's object point at what the assistant remembers
@@ -101,6 +107,42 @@ _MEMORY_OBJECT = re.compile(
     re.IGNORECASE,
 )
 _DIRECT_VERBS = re.compile(r"^(?:forget|unlearn|stop\s+remembering|not\s+remember|never\s+remember)", re.I)
+
+
+#: a removal verb about the task at hand, not about memory: "forget the formal tone and make
+#: this friendly", "forget the word count for a second", "erase the jargon and say this
+#: plainly" — the object is followed by the task or by "for a moment"
+_TASK_TALK = re.compile(
+    r"^\s*(?:(?!\b(?:my|me|i|mine|our|we|us|told|said|mentioned|shared|gave|about\s+me)\b)[^.?!;:])*?"
+    r"(?:\bfor\s+(?:(?:a|one)\s+)?(?:second|sec|minute|moment|bit)\b|\band\s+(?:just\s+)?(?:tell|make|write|say|give|"
+    r"explain|show|list|rewrite|turn|put|keep\s+it|use|do|go\s+with|start)\b|\s*[.!]\s+(?:write|tell|give|make|"
+    r"explain|list|say|rewrite|does|is|can\s+you|could\s+you|what|how|rank|sort|order|compare|translate|"
+    r"summari[sz]e|check|fix|suggest|recommend|pick|choose|plan|draft)\b"
+    r"|\s*[;:]\s+(?:write|tell|give|make|explain|list|say|rewrite|rank|sort|order|compare|translate|summari[sz]e|"
+    r"check|fix|suggest|recommend|pick|choose|plan|draft|is\s+it|which|what)\b"
+    r"|,\s*(?:can|could)\s+you\s+(?:write|make|give))",
+    re.I,
+)
+#: someone else's plan ("the trust wants to … scrap our requests"): not addressed to us
+_THIRD_PARTY_PLAN = re.compile(
+    r"\b(?!(?:i|you|we)\b)[a-z]+\s+(?:wants?|plans?|decided|is\s+going|are\s+going|intends?|hopes?)\s+to\b[^.?!]*$",
+    re.I,
+)
+
+
+#: nouns that name a piece of personal data: "erase the policy number" is about memory
+_PERSONAL_DATA = (
+    r"numbers?|address(?:es)?|names?|nicknames?|codes?|pins?|passwords?|passcodes?|e-?mails?|phones?|"
+    r"mobiles?|dates?|birthdays?|figures?|amounts?|salary|salaries|income|ids?|accounts?|diagnos[ie]s|"
+    r"plates?|registrations?|policy|policies|passports?|licen[cs]es?|postcodes?|zip|balances?|debts?|"
+    r"loans?|prescriptions?|medications?|meds|doses?|allerg(?:y|ies)|results?|readings?|weights?|"
+    r"heights?|ages?|handles?|usernames?|logins?|combos?|combinations?|locations?|workplaces?"
+)
+#: negated keeping needs no other sign that its object is memory ("don't remember the alarm
+#: code"); "don't use the formal tone" does, so "use" is not among these
+_NEGATED_MEMORY_VERB = re.compile(
+    r"^(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+(?:keep|store|remember|retain|save|record|"
+    r"track|log|keeping|storing|remembering|retaining|saving|recording|tracking|logging|hold\s+on\s+to)", re.I)
 
 
 def _find_directive(clause: str) -> re.Match[str] | None:
@@ -115,12 +157,14 @@ def _find_directive(clause: str) -> re.Match[str] | None:
             continue  # "forget to call", "forget about it"
         if not rest.strip(" .!?,;:"):
             continue
+        if _TASK_TALK.match(rest) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
+            continue
         # "remove the onions from that recipe": a removal verb on a non-memory object
-        if not _DIRECT_VERBS.match(verb) and not re.search(
+        if not _DIRECT_VERBS.match(verb) and not _NEGATED_MEMORY_VERB.match(verb) and not re.search(
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
-            r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+)\b"
+            r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+|" + _PERSONAL_DATA + r")\b"
             r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:both|all|too|as\s+well|please|for\s+me|"
             r"completely|entirely|altogether|for\s+good|permanently|now)?"
             r"\s*(?:[,.!;:]|$|(?:and|but)\b)",
@@ -304,9 +348,10 @@ _SPEECH_OBJECT = re.compile(
 #: cheap screen: a turn with none of these words cannot be a forget request (most turns)
 _SCREEN = re.compile(
     r"\b(?:forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|"
-    r"stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
+    r"scrap|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
-    r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive)|"
+    r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
+    r"put|piece)|"
     r"want\s+you|rather\s+you|prefer\s+you)",
     re.I,
 )
@@ -319,13 +364,13 @@ _SCREEN = re.compile(
 #: turns of the generated benchmark).
 _QUICK_WORDS = re.compile(
     "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
-    "rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
+    "scrap|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
     "no longer"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(
     "keep|store|remember|retain|save|hold|use|record|track|log|infer|deduce|conclude|assume|"
-    "guess|speculate|draw|make|presume|derive"
+    "guess|speculate|draw|make|presume|derive|together"
 )
 
 
@@ -336,8 +381,52 @@ def _may_be_request(text: str) -> bool:
     return bool(_QUICK_NEGATION.search(lowered) and _QUICK_GOVERNED.search(lowered))
 
 
+#: texting spellings read as the words they stand for (only for reading a request)
+_TEXTING = [
+    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\b(?:pls|plz|plse|pleez)\b", "please"),
+    (r"\bdont\b", "don't"), (r"\bdidnt\b", "didn't"), (r"\bdoesnt\b", "doesn't"), (r"\bcant\b", "can't"),
+    (r"\bwouldnt\b", "wouldn't"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"), (r"\bthx\b", "thanks"),
+    (r"\babt\b", "about"), (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"),
+    (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and"),
+]
+#: idioms of removal rewritten as the plain request they make, so one grammar reads them all
+_IDIOMS = [
+    # "take that off your notes", "get my salary out of your records"
+    (r"\b(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
+     r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"remove \1"),
+    # "let's pretend I never told you about the loan"
+    (r"\b(?:let(?:'s|’s|\s+us)|can\s+we|could\s+we)\s+(?:just\s+)?(?:pretend|act\s+(?:like|as\s+if))\s+"
+     r"i\s+never\s+(?:told\s+you|mentioned|said|shared)\s+(?:about\s+)?", "forget "),
+    # "hold on to", "hang onto", "keep hold of": keeping
+    (r"\b(?:hold|hang)(?:ing)?\s+on(?:to|\s+to)\b|\bkeep(?:ing)?\s+hold\s+of\b", "keep"),
+    # "would you mind (terribly) not keeping X" -> "don't keep X"
+    (r"\bwould\s+you\s+mind\s+(?:\w+\s+)?not\s+(?:keep|stor|remember|sav|retain|us|record|track)(?:e|ing)?\b",
+     "please don't keep"),
+    # "don't go putting two and two together", "don't connect the dots"
+    (r"\b(don't|do\s+not|never)\s+go\s+", r"\1 "),
+    (r"\bconnect(?:ing)?\s+(?:the|any)\s+dots\b", "put two and two together"),
+    # "I don't want that kept", "I'd rather it wasn't stored"
+    (r"\bi\s+(?:don't|do\s+not|no\s+longer)\s+want\s+((?:(?!\bkept\b)[^.?!;]){1,60}?)\s+"
+     r"(?:kept|stored|saved|remembered|on\s+file|on\s+record)\b", r"i don't want you to keep \1"),
+    # "you don't need to keep X", "no need to remember X"
+    (r"\b(?:you\s+(?:don't|do\s+not)\s+need\s+to|there's\s+no\s+need\s+to|no\s+need\s+to)\s+"
+     r"(keep|remember|store|save|retain)\b", r"don't \1"),
+]
+
+
+def canonical_request_text(text: str) -> str:
+    """A user turn with texting spellings expanded and removal idioms in plain words: only
+    what the request grammar reads; the memory keeps the user's own words."""
+    for pattern, repl in _TEXTING:
+        text = re.sub(pattern, repl, text, flags=re.I)
+    for pattern, repl in _IDIOMS:
+        text = re.sub(pattern, repl, text, flags=re.I)
+    return text
+
+
 def parse_forget_request(text: str) -> ForgetIntent | None:
     """The forget request in a user turn, or ``None`` when the turn asks for no removal."""
+    text = canonical_request_text(text)
     if not _may_be_request(text) or not _SCREEN.search(text):
         return None
     return _parse(text)
@@ -355,6 +444,9 @@ def _parse(text: str) -> ForgetIntent | None:
     for i, (clause, match) in enumerate(clauses):
         if match is None:
             continue
+        following = clauses[i + 1][0] if i + 1 < len(clauses) else ""
+        if following and _TASK_TALK.match(clause[match.end():].rstrip(" .!;:") + ". " + following):
+            continue  # "Forget rhyming. Write me a poem": the next sentence is the task
         verb = (match.group("verb") or match.group("verb2") or "").lower()
         obj = clause[match.end():]
         before = clause[: match.start()].strip(" ,;:—–-")

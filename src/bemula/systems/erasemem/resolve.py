@@ -94,18 +94,39 @@ def _phrase_tokens(phrase: str) -> list[str]:
     return [t for t in dict.fromkeys(tokenize(phrase)) if t not in META]
 
 
+#: how much the last word of a multi-word target phrase counts beside the words before it:
+#: in "the office address" the head noun names the kind of fact (shared by the home address,
+#: the near miss), the modifiers name which one
+HEAD_WEIGHT = 0.5
+
+
+def phrase_weights(store: MemoryStore, tokens: list[str]) -> dict[str, float]:
+    """Each target word's weight: its rarity in memory (a word in many units identifies
+    little), the head noun discounted."""
+    n = max(len(store.units), 1)
+    weights: dict[str, float] = {}
+    for i, token in enumerate(tokens):
+        df = _df(store, token)
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) if df else math.log(1.0 + (n + 0.5) / 0.5)
+        head = len(tokens) >= 2 and i == len(tokens) - 1
+        weights[token] = idf * (HEAD_WEIGHT if head else 1.0)
+    return weights
+
+
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
     """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage."""
     tokens = _phrase_tokens(phrase)
     if not tokens:
         return []
     hits = store.index.search_tokens(phrase, tokens, k=max(len(store.index), 1))
+    weights = phrase_weights(store, tokens)
+    total = sum(weights.values())
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
         unit = store.units.get(hit.id)
         if unit is None or unit.turn_id == exclude_turn:
             continue  # a tombstone, or the request's own turn
-        coverage = len(set(tokens) & unit.tokens) / len(set(tokens))
+        coverage = sum(w for t, w in weights.items() if t in unit.tokens) / total
         scored.append((hit.score, coverage, unit))
     if not scored:
         return []
@@ -263,6 +284,7 @@ _NEW_VALUE_PATTERNS = [
     r"nowadays|instead)\b",
     r"\b(?:it's|it is|it’s|that's|that is)\s+" + _V + r"\s+(?:now|instead|these\s+days|nowadays|from\s+now\s+on)\b",
     r"\bnot\s+\w+(?:\s+\w+)?\s*,?\s+but\s+" + _V,
+    r"^(?:[^:]*:\s*)?" + _V + r"\s+instead\s+of\b",
     r"\bnow\s+i\s+(?:\w+\s+)?" + _V,
     r"\b(?:prefer|use|drink|eat|play|drive|have|take|like|love|do)\s+" + _V + r"\s+"
     r"(?:now|instead|these\s+days|nowadays)\b",

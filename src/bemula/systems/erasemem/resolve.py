@@ -134,9 +134,45 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     scored = [s for s in scored if s[1] >= need]
     if not scored:
         return []
+    owned_by_me = {t for m in _MY_THING.finditer(phrase) for t in tokenize(m.group(1))}
+    if owned_by_me:
+        # "my GP" is not "my mum's GP": drop units where someone else owns what the request
+        # says is the user's, unless nothing else is left
+        mine = [x for x in scored if not _owned_by_someone_else(x[2].text, owned_by_me)]
+        scored = mine or scored
     best_cov = max(c for _, c, _ in scored)
     best_score = max(s for s, c, _ in scored if c == best_cov)
     return [u for s, c, u in scored if c >= best_cov and s >= 0.8 * best_score]
+
+
+#: what a phrase says is the user's own: "my (own) GP's details" -> GP, "my work email" -> work email
+_MY_THING = re.compile(r"\bmy\s+(?:own\s+)?((?:(?![\w-]+(?:'s|’s)\b)[\w-]+\s+){0,2}[\w-]+?)(?:'s|’s)?(?=\s|$|[,.;:!?])", re.I)
+#: "mum's GP", "Rafael's blood type", "his number": the owner, then up to three words owned
+_OWNER = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let)(?:'s|’s))([a-z]+)(?:'s|’s)\s+((?:[\w-]+\s+){0,2}[\w-]+)"
+                    r"|\b(?:his|her|their)\s+((?:[\w-]+\s+){0,2}[\w-]+)", re.I)
+
+
+def _owned_by_someone_else(text: str, tokens: set[str]) -> bool:
+    """Whether ``text`` says a target word belongs to someone other than the user."""
+    for m in _OWNER.finditer(text):
+        owned = m.group(2) or m.group(3) or ""
+        if set(tokenize(owned)) & tokens:
+            return True
+    return False
+
+
+_PRONOUN_OWNER = re.compile(r"\b(?:his|her|hers|its|their|them|him)\b", re.I)
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
+
+
+def with_context(phrase: str, statements: list[str]) -> str:
+    """A phrase that names its owner by pronoun ("her registration") with the names the
+    rest of the request gives ("… a permit for the Clio"): what the pronoun points at."""
+    if not _PRONOUN_OWNER.search(phrase):
+        return phrase
+    names = [m.group(1) for st in statements for m in _NAME.finditer(st.strip())
+             if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It")]
+    return " ".join([*names, phrase]) if names else phrase
 
 
 def resolve(
@@ -152,7 +188,7 @@ def resolve(
 
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for phrase in intent.targets:
-            for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
+            for unit in match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id):
                 selected[unit.id] = unit
             tokens = tuple(_phrase_tokens(phrase))
             if tokens:

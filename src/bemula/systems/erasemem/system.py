@@ -219,7 +219,8 @@ class EraseMem(MemorySystem):
         added = {"unit": 0, "phrase": 0, "value": 0, "conclusion": 0}
         for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts)):
             for tokens in groups:
-                stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp)
+                head = tokens[-1] if kind == "phrase" else None
+                stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp, head=head)
                 if stone is not None:
                     store.index.add_tokens(stone.id, " ".join(stone.hashes), list(stone.hashes))
                     added[kind] += 1
@@ -325,8 +326,10 @@ class EraseMem(MemorySystem):
         ranked: list[tuple[float, float, float, float, str]] = []
         for hit in hits:
             stone = self.tombstones.items.get(hit.id)
+            half: set[str] = set()
             if stone is not None:
                 matched = {by_hash[h] for h in stone.hashes if h in by_hash}
+                half = {by_hash[h] for h in stone.discounted if h in by_hash}
                 when = stone.when.timestamp() if stone.when else 0.0
             else:
                 unit = self.store.units.get(hit.id)
@@ -334,8 +337,8 @@ class EraseMem(MemorySystem):
                     continue
                 matched = unit.tokens.intersection(q_tokens)
                 when = unit.timestamp.timestamp()
-            coverage = sum(weights[t] for t in matched)
-            focused = sum(weights[t] for t in matched if t in focus) if focus else coverage
+            coverage = sum(weights[t] * (0.5 if t in half else 1.0) for t in matched)
+            focused = sum(weights[t] * (0.5 if t in half else 1.0) for t in matched if t in focus) if focus else coverage
             ranked.append((-round(focused, 6), -round(coverage, 6), -when, -hit.score, hit.id))
         ranked.sort()
 

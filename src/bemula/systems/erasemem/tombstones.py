@@ -32,6 +32,10 @@ class Tombstone:
     hashes: tuple[str, ...]
     request_no: int
     when: datetime | None = None  # the request's time: newer statements outrank it
+    #: hashes that count half when a question matches them: the head noun of a request's
+    #: phrase ("number" in "the savings account number") names the kind of fact, which kept
+    #: siblings share ("the current account number")
+    discounted: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -53,11 +57,13 @@ class TombstoneSet:
         return self.hash_tokens(tokenize(text))
 
     def add(
-        self, kind: str, tokens: list[str] | tuple[str, ...], request_no: int, when: datetime | None = None
+        self, kind: str, tokens: list[str] | tuple[str, ...], request_no: int, when: datetime | None = None,
+        *, head: str | None = None,
     ) -> Tombstone | None:
         if not tokens:
             return None
-        stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no, when)
+        discounted = frozenset({self.hash_token(head)}) if head else frozenset()
+        stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no, when, discounted)
         self.items[stone.id] = stone
         self.doc_freq.update(set(stone.hashes))
         return stone

@@ -254,3 +254,28 @@ def test_its_tokens_fold_accents_so_two_spellings_are_one_word() -> None:
 
     assert tokenize("My cousin lives in München") == tokenize("my cousin lives in Munchen") == ["cousin", "live", "munchen"]
     assert tokenize("Renée's café") == ["renee", "cafe"]
+
+
+def test_other_spellings_of_a_removed_code_go_and_the_near_miss_stays(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My frequent flyer number is SV-5520-781."),
+        ("S1", 1, "assistant", "Saved SV5520781 for bookings."),
+        ("S2", 2, "user", "Jonas's frequent flyer number is SV-6613-205."),
+        ("S3", 3, "user", "I'm closing that account, so please forget SV5520781."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    assert "5520" not in dumped and "SV-6613-205" in dumped
+    assert ask(system, "What's my frequent flyer number?") == NOT_AVAILABLE
+    assert "SV-6613-205" in ask(system, "What's Jonas's frequent flyer number?")
+
+
+def test_my_gp_is_not_my_mums_gp(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My GP is Dr Anjali Patel at the Hawthorn Street Surgery."),
+        ("S2", 1, "user", "My mum's GP is Dr Chidi Okafor at the Elm Street Medical Centre."),
+        ("S3", 2, "user", "Can you forget my own GP's details? Keep mum's."),
+    ])
+    assert ask(system, "Who is my GP?") == NOT_AVAILABLE
+    assert "Okafor" in ask(system, "Who is my mum's GP?")

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
+from bemula.systems.erasemem.forms import code_keys, code_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
@@ -63,6 +64,9 @@ class Resolution:
     unit_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of deleted units
     phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
     value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
+    code_keys: set[str] = field(default_factory=set)  # every spelling of a removed code (forms.py)
+    #: ghost tokens -> the named owners in the text they came from ("Jonas's number")
+    ghost_owners: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
     conclusion_tokens: set[str] = field(default_factory=set)  # F4: two of them suppress outright
     conclusion_heads: set[str] = field(default_factory=set)  # F4: with synonyms, a ranked tombstone
     redact_whole_turns: list[str] = field(default_factory=list)  # F5: assistant turns in window
@@ -113,6 +117,13 @@ def phrase_weights(store: MemoryStore, tokens: list[str]) -> dict[str, float]:
     return weights
 
 
+def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_turn: str | None = None) -> list[Unit]:
+    """Units that write one of the code ``keys`` in any spelling ("SV-5520-781" for "SV5520781")."""
+    if not keys:
+        return []
+    return [u for u in store.units.values() if u.turn_id != exclude_turn and code_spans(u.text, keys)]
+
+
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
     """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage."""
     tokens = _phrase_tokens(phrase)
@@ -152,6 +163,36 @@ _OWNER = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let)(?:'s|’s)
                     r"|\b(?:his|her|their)\s+((?:[\w-]+\s+){0,2}[\w-]+)", re.I)
 
 
+#: a possessive naming a person: "Jonas's", "mum's", "Dr Patel's" (not "it's", "that's")
+_POSSESSOR = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|where|how|everyone|everybody|"
+                        r"today|tomorrow|yesterday|year|week|month|day)(?:'s|’s))([A-Za-z]+)(?:'s|’s)\b")
+
+
+def owners_of(text: str) -> set[str]:
+    """The people other than the user, by name, whose things ``text`` names ("Jonas's
+    number"). Names only: "my brother's name" and "my brother is Dmitri" are one fact, so
+    kin words are not owners here."""
+    return {t for m in _POSSESSOR.finditer(text) if m.group(1)[:1].isupper() and m.group(1) not in _NOT_NAMES
+            for t in tokenize(m.group(1))}
+
+
+SELF = "~me"
+_SELF_WORDS = re.compile(r"\b(?:my|mine|i|i'm|i’m|i've|i’ve|me)\b", re.I)
+_OTHER_PRONOUNS = re.compile(r"\b(?:he|she|his|her|hers|him|their|they|them|he's|she's)\b", re.I)
+
+
+def ghost_owners(text: str) -> tuple[str, ...]:
+    """What a tombstone records of whose thing it was: the named owners, and ``SELF`` when
+    the text speaks of the user's own things and of no one else's."""
+    owners = owners_of(text)
+    if not owners and _SELF_WORDS.search(text) and not _OTHER_PRONOUNS.search(text):
+        owners.add(SELF)
+    return tuple(sorted(owners))
+
+
+_NOT_NAMES = frozenset({"My", "Mum", "Mom", "Dad", "Today", "Tomorrow", "Yesterday", "Everyone", "Nobody", "Somebody"})
+
+
 def _owned_by_someone_else(text: str, tokens: set[str]) -> bool:
     """Whether ``text`` says a target word belongs to someone other than the user."""
     for m in _OWNER.finditer(text):
@@ -188,11 +229,15 @@ def resolve(
 
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for phrase in intent.targets:
-            for unit in match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id):
+            keys = code_keys(phrase)
+            by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
+            res.code_keys |= keys
+            for unit in by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id):
                 selected[unit.id] = unit
             tokens = tuple(_phrase_tokens(phrase))
             if tokens:
                 res.phrase_ghosts.append(tokens)
+                res.ghost_owners[tokens] = ghost_owners(phrase)
         res.statements = list(intent.statements)
 
     elif intent.kind == ForgetKind.CATEGORY:
@@ -288,10 +333,14 @@ def resolve(
 
     described = set().union(*(set(_phrase_tokens(p)) for p in intent.targets)) if intent.targets else set()
     for unit in selected.values():
+        own = code_keys(unit.text)
+        if len(own) <= 2:  # one code (and its phone tail): its other spellings go everywhere
+            res.code_keys |= own
         values = value_tokens_of(store, unit)
         # "delete my pet food brand": the request's words name the attribute, not the value
         res.value_tokens |= (values - described) or values
         res.unit_ghosts.append(tuple(tokenize(unit.text)))
+        res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected:
@@ -304,6 +353,7 @@ def resolve(
         if len(shared) >= max(1, math.ceil(len(values_of_origin) / 2)):
             selected[unit.id] = unit
             res.unit_ghosts.append(tuple(tokenize(unit.text)))
+            res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
     res.delete_units = sorted(selected)
     return res
 

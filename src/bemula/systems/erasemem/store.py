@@ -215,6 +215,19 @@ class MemoryStore:
         self.index.add_tokens(unit_id, text, tokenize(text))  # replaces: the stale entry is gone
         return True
 
+    def rewrite_unit(self, unit_id: str, text: str) -> bool:
+        """Give a unit that stays new text (a value's other spelling blanked); re-index it."""
+        unit = self.units.get(unit_id)
+        if unit is None or unit.text == text:
+            return False
+        new_unit = replace(unit, text=text, _tokens=None, _categories=None)
+        self._forget_tokens(unit.tokens)
+        if self._doc_freq is not None:
+            self._doc_freq.update(new_unit.tokens)
+        self.units[unit_id] = new_unit
+        self.index.add_tokens(unit_id, text, tokenize(text))
+        return True
+
     def _forget_tokens(self, tokens: frozenset[str]) -> None:
         if self._doc_freq is None:
             return

@@ -33,8 +33,9 @@ from bemula.systems.base import (
     TurnEvent,
     register,
 )
+from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
-from bemula.systems.erasemem.resolve import Resolution, is_confirmation_sentence, resolve
+from bemula.systems.erasemem.resolve import SELF, Resolution, is_confirmation_sentence, owners_of, resolve
 from bemula.systems.erasemem.store import MemoryStore
 from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
 from bemula.systems.erasemem.tombstones import TombstoneSet
@@ -52,6 +53,17 @@ EMPTY_NOTICE = (
 
 
 _QUESTION_TAIL = re.compile(r"([^.!?:\n]*\?)\s*$")
+
+
+def _same_owner(question_owners: set[str], stone_owners: frozenset[str], question_hashes: set[str],
+                self_hash: str) -> bool:
+    """Whether a tombstone may speak for the question, by whose thing each is about: a
+    question about Jonas's number is not about the user's own deleted number, and a question
+    about "my blood type" is not about Rafael's deleted one. Unknown owners (pronouns) pass."""
+    names = stone_owners - {self_hash}
+    if question_owners and not question_owners <= names and self_hash in stone_owners:
+        return False
+    return not (names and not question_owners and not names <= question_hashes)
 
 
 def _focus_tokens(question: str) -> frozenset[str]:
@@ -208,6 +220,18 @@ class EraseMem(MemorySystem):
                 if count:
                     words_redacted += count
                     touched_turns.add(tid)
+        # every other spelling of a removed code or number ("SV5520781" for "SV-5520-781")
+        if res.code_keys:
+            for unit in list(store.units.values()):
+                spans = code_spans(unit.text, res.code_keys)
+                if spans and store.rewrite_unit(unit.id, redact_spans(unit.text, spans, REDACTED)):
+                    units_edited += 1
+            for raw_turn in list(store.turns.values()):
+                spans = code_spans(raw_turn.text, res.code_keys)
+                if spans:
+                    store.set_turn_text(raw_turn.id, redact_spans(raw_turn.text, spans, REDACTED))
+                    words_redacted += len(spans)
+                    touched_turns.add(raw_turn.id)
         blanked = 0
         for tid in res.redact_whole_turns:
             if store.turns[tid].text != REDACTED:
@@ -220,7 +244,8 @@ class EraseMem(MemorySystem):
         for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts)):
             for tokens in groups:
                 head = tokens[-1] if kind == "phrase" else None
-                stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp, head=head)
+                owners = res.ghost_owners.get(tokens, ())
+                stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp, head=head, owners=owners)
                 if stone is not None:
                     store.index.add_tokens(stone.id, " ".join(stone.hashes), list(stone.hashes))
                     added[kind] += 1
@@ -323,11 +348,15 @@ class EraseMem(MemorySystem):
             return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
         weights = {t: idf(t, h) for h, t in by_hash.items()}
+        q_owners = {self.tombstones.hash_token(t) for t in owners_of(question)}
+        self_hash = self.tombstones.hash_token(SELF)
         ranked: list[tuple[float, float, float, float, str]] = []
         for hit in hits:
             stone = self.tombstones.items.get(hit.id)
             half: set[str] = set()
             if stone is not None:
+                if not _same_owner(q_owners, stone.owners, set(by_hash), self_hash):
+                    continue  # "Jonas's number" is not asked of the user's deleted number
                 matched = {by_hash[h] for h in stone.hashes if h in by_hash}
                 half = {by_hash[h] for h in stone.discounted if h in by_hash}
                 when = stone.when.timestamp() if stone.when else 0.0

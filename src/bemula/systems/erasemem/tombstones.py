@@ -36,6 +36,8 @@ class Tombstone:
     #: phrase ("number" in "the savings account number") names the kind of fact, which kept
     #: siblings share ("the current account number")
     discounted: frozenset[str] = frozenset()
+    #: hashes of the people other than the user whose things it held ("Jonas's number")
+    owners: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -58,12 +60,13 @@ class TombstoneSet:
 
     def add(
         self, kind: str, tokens: list[str] | tuple[str, ...], request_no: int, when: datetime | None = None,
-        *, head: str | None = None,
+        *, head: str | None = None, owners: tuple[str, ...] | frozenset[str] = (),
     ) -> Tombstone | None:
         if not tokens:
             return None
         discounted = frozenset({self.hash_token(head)}) if head else frozenset()
-        stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no, when, discounted)
+        stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no, when, discounted,
+                          frozenset(self.hash_tokens(tuple(owners))))
         self.items[stone.id] = stone
         self.doc_freq.update(set(stone.hashes))
         return stone

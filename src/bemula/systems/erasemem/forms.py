@@ -1,0 +1,129 @@
+"""One value, many spellings: codes, numbers and phone numbers compared by what they say.
+
+People write the same identifier several ways — "SV-5520-781" and "SV5520781", "+44 7700
+900461" and "07700 900 461", "3860", "3-8-6-0" and "thirty-eight sixty". A request names one
+spelling; every spelling must go. So a value with a digit in it is reduced to *keys*:
+
+* its letters and digits alone, lower-cased ("sv5520781"), for codes of 4+ characters;
+* for a long number (9+ digits), its last nine digits, so a country code or a trunk "0"
+  does not make two spellings of one phone number differ;
+* number words read as digits, each word a group ("thirty-eight sixty" -> "3860",
+  "five five two one" -> "5521", "oh seven" -> "07").
+
+``code_spans`` finds every stretch of a text (letters/digits joined by spaces, dashes, dots
+or slashes; or a run of number words) whose key is one of the given keys.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_UNITS = {
+    "zero": 0, "oh": 0, "o": 0, "nought": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_NUMBER_WORD = r"(?:" + "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True)) + r")"
+#: a run of two or more number words ("thirty-eight sixty", "five five two one", "oh seven")
+_WORD_RUN = re.compile(
+    r"\b" + _NUMBER_WORD + r"(?:-" + _NUMBER_WORD + r")?(?:[\s,-]+" + _NUMBER_WORD + r"(?:-" + _NUMBER_WORD + r")?)+\b",
+    re.I,
+)
+#: one piece of a code: letters with a digit ("LM21", "5520"), or a capitalised letter group
+#: ("HZK", "SV")
+_PIECE = r"\+?(?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z]{2,}(?![a-z]))"
+#: pieces joined by separators ("SV-5520-781", "+44 7700 900461", "3-8-6-0", "LM21 HZK"); the
+#: whole run is the code: "LM21" alone is not "LM21 HZK" (nor "LM21 HZT", its near miss)
+_CODE_RUN = re.compile(r"(?<![\w+])" + _PIECE + r"(?:[ \-./]" + _PIECE + r")*(?![\w])")
+MIN_CODE = 4
+PHONE_TAIL = 9
+
+
+def _group(word: str) -> str | None:
+    """One spoken group as digits: "thirty-eight" -> "38", "sixty" -> "60", "five" -> "5"."""
+    word = word.lower()
+    if "-" in word:
+        tens, _, unit = word.partition("-")
+        if tens in _TENS and unit in _UNITS and _UNITS[unit] < 10:
+            return str(_TENS[tens] + _UNITS[unit])
+        return None
+    if word in _TENS:
+        return str(_TENS[word])
+    if word in _UNITS:
+        return str(_UNITS[word])
+    return None
+
+
+def spoken_digits(text: str) -> str | None:
+    """A run of number words read as the digits people mean by it, or ``None``."""
+    groups = [_group(w) for w in re.split(r"[\s,]+", text.strip()) if w]
+    if len(groups) < 2 or any(g is None for g in groups):
+        return None
+    return "".join(groups)  # type: ignore[arg-type]
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+@lru_cache(maxsize=1 << 14)
+def keys_of(text: str) -> frozenset[str]:
+    """The keys of one spelling (empty when it is not a code or number)."""
+    keys: set[str] = set()
+    spoken = spoken_digits(text)
+    if spoken and len(spoken) >= 3:
+        keys.add(spoken)
+    squashed = _squash(text)
+    if len(squashed) >= MIN_CODE and any(ch.isdigit() for ch in squashed):
+        keys.add(squashed)
+        digits = re.sub(r"\D", "", squashed)
+        if len(digits) >= PHONE_TAIL and len(digits) >= len(squashed) - 1:
+            keys.add(digits[-PHONE_TAIL:])
+    return frozenset(keys)
+
+
+def code_keys(text: str) -> frozenset[str]:
+    """Keys of every code or spoken number in ``text`` (a request phrase, a deleted unit)."""
+    keys: set[str] = set()
+    for match in _WORD_RUN.finditer(text):
+        keys |= keys_of(match.group(0))
+    for match in _CODE_RUN.finditer(text):
+        if any(ch.isdigit() for ch in match.group(0)):
+            keys |= keys_of(match.group(0))
+    return frozenset(keys)
+
+
+def code_spans(text: str, keys: frozenset[str] | set[str]) -> list[tuple[int, int]]:
+    """(start, end) of every stretch of ``text`` that spells one of ``keys``."""
+    if not keys:
+        return []
+    spans: list[tuple[int, int]] = []
+    for match in _WORD_RUN.finditer(text):
+        if keys_of(match.group(0)) & keys:
+            spans.append(match.span())
+    for match in _CODE_RUN.finditer(text):
+        run = match.group(0)
+        if any(ch.isdigit() for ch in run) and keys_of(run) & keys:
+            spans.append(match.span())
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def redact_spans(text: str, spans: list[tuple[int, int]], marker: str) -> str:
+    out, last = [], 0
+    for start, end in spans:
+        out.append(text[last:start])
+        out.append(marker)
+        last = end
+    out.append(text[last:])
+    return "".join(out)

@@ -1,0 +1,44 @@
+"""One value, many spellings (issue 16 item 3): codes, phone numbers and spoken digits."""
+
+from __future__ import annotations
+
+import pytest
+
+from bemula.systems.erasemem.forms import code_keys, code_spans, spoken_digits
+
+
+def _found(request: str, text: str) -> list[str]:
+    return [text[a:b] for a, b in code_spans(text, code_keys(request))]
+
+
+@pytest.mark.parametrize("words, digits", [
+    ("thirty-eight sixty", "3860"), ("five five two one", "5521"), ("oh seven", "07"),
+    ("nineteen eighty-four", "1984"), ("twenty", None), ("five apples", None),
+])
+def test_spoken_digits(words: str, digits: str | None) -> None:
+    assert spoken_digits(words) == digits
+
+
+def test_a_code_is_found_in_every_spelling_and_its_near_miss_is_not() -> None:
+    text = "Mine is SV-5520-781; Jonas has SV-6613-205 and a spare card SV 5520 782."
+    assert _found("please forget SV5520781", text) == ["SV-5520-781"]
+
+
+def test_a_phone_number_with_and_without_country_code() -> None:
+    text = "Work mobile +44 7700 900461, personal 07700 900 814."
+    assert _found("forget 07700900461", text) == ["+44 7700 900461"]
+
+
+def test_spoken_and_spaced_digits_are_the_same_code() -> None:
+    text = "lock combo is 3860 (3-8-6-0 on the dial); the shed padlock is 3806"
+    assert _found("forget thirty-eight sixty", text) == ["3860", "3-8-6-0"]
+
+
+def test_a_plate_is_its_whole_run_not_its_shared_prefix() -> None:
+    text = "Mine is LM21 HZT and hers is LM21HZK."
+    assert _found("My wife's Clio is LM21 HZK.", text) == ["LM21HZK"]
+    assert code_keys("My wife's Clio is LM21 HZK.") == {"lm21hzk"}
+
+
+def test_words_without_digits_are_not_codes() -> None:
+    assert code_keys("Please forget my GP's name, Dr Patel.") == frozenset()

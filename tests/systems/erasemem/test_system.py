@@ -279,3 +279,17 @@ def test_my_gp_is_not_my_mums_gp(tmp_path: Path) -> None:
     ])
     assert ask(system, "Who is my GP?") == NOT_AVAILABLE
     assert "Okafor" in ask(system, "Who is my mum's GP?")
+
+
+def test_a_compound_sentence_keeps_its_other_fact(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For the dinner: I don't eat lamb, but chicken and trout are completely fine."),
+        ("S2", 1, "user", "My colleague Bea is a pharmacist at the Linden Street clinic and her birthday is 12 May."),
+        ("S3", 2, "user", "Please forget that I don't eat lamb. Also drop Bea's birthday."),
+    ])
+    units = " ".join(u.text for u in system.store.units.values())
+    assert "lamb" not in units and "12 May" not in units
+    assert "chicken and trout are completely fine" in units and "pharmacist at the Linden Street clinic" in units
+    assert "trout" in ask(system, "Which foods are fine for me?")
+    assert "Linden" in ask(system, "Where does Bea work as a pharmacist?")

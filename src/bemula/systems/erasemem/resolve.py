@@ -65,6 +65,8 @@ class Resolution:
     phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
     value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
     code_keys: set[str] = field(default_factory=set)  # every spelling of a removed code (forms.py)
+    #: compound units that lose one part and keep the rest: unit id -> (removed part, kept text)
+    trims: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: ghost tokens -> the named owners in the text they came from ("Jonas's number")
     ghost_owners: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
     conclusion_tokens: set[str] = field(default_factory=set)  # F4: two of them suppress outright
@@ -115,6 +117,47 @@ def phrase_weights(store: MemoryStore, tokens: list[str]) -> dict[str, float]:
         head = len(tokens) >= 2 and i == len(tokens) - 1
         weights[token] = idf * (HEAD_WEIGHT if head else 1.0)
     return weights
+
+
+#: where a compound sentence joins two facts: "…, but …", "… and her birthday is …",
+#: "For the HR form: my emergency contact is …", "deadline 30 June, budget €80,000"
+_PART_BREAK = re.compile(
+    r"(?<=[?!])\s+|\s*(?:;|:|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
+    r"she|he|i|it|they|we)\b)|,\s+(?=(?:our|my|his|her|their|the|a|an)\s+[\w-]+\s+(?:of|at|for|in)\b|is\s|are\s|was\s|"
+    r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d)",
+    re.I,
+)
+#: a part must carry this many words of its own (not the request's) to be kept on its own
+MIN_KEPT_WORDS = 2
+
+
+def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str] | None:
+    """A compound unit whose target is one part of it: (that part, the rest), or ``None``
+    when the target is the whole unit. The part is the one holding the request's head noun
+    ("the Porto hotel" is the part about the hotel, not the train to Porto), else the one
+    the request's words cover best."""
+    parts = [p for p in _PART_BREAK.split(unit.text) if p and p.strip(" ,.;:")]
+    if len(parts) < 2:
+        return None
+    tokens = [t for phrase in targets for t in _phrase_tokens(phrase)]
+    heads = {_phrase_tokens(phrase)[-1] for phrase in targets if _phrase_tokens(phrase)}
+    weights = phrase_weights(store, list(dict.fromkeys(tokens)))
+    scored = []
+    for i, part in enumerate(parts):
+        own = set(tokenize(part))
+        cover = sum(w for t, w in weights.items() if t in own)
+        scored.append((bool(own & heads), cover, i))
+    best = max(scored)
+    if best[1] <= 0:
+        return None
+    drop = [i for h, c, i in scored if (h, c) == best[:2]]
+    kept = [p for i, p in enumerate(parts) if i not in drop]
+    kept_words = set(tokenize(" ".join(kept))) - set(tokens) - GENERIC
+    removed = " ".join(parts[i] for i in drop)
+    if len(kept_words) < MIN_KEPT_WORDS:
+        return None  # the rest says nothing of its own: the whole unit goes
+    kept_text = ", ".join(p.strip(" ,;:") for p in kept).strip()
+    return removed.strip(" ,;:"), kept_text.rstrip(".") + "."
 
 
 def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_turn: str | None = None) -> list[Unit]:
@@ -332,6 +375,18 @@ def resolve(
         return res
 
     described = set().union(*(set(_phrase_tokens(p)) for p in intent.targets)) if intent.targets else set()
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
+        for uid, unit in list(selected.items()):
+            trim = _trim(store, unit, intent.targets)
+            if trim is not None:
+                del selected[uid]
+                res.trims[uid] = trim
+                part_tokens = set(tokenize(trim[0]))
+                values = {t for t in value_tokens_of(store, unit) if t in part_tokens} or (part_tokens - described - GENERIC)
+                res.value_tokens |= (values - described) or values
+                res.code_keys |= code_keys(trim[0])
+                res.unit_ghosts.append(tuple(tokenize(trim[0])))
+                res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(trim[0])
     for unit in selected.values():
         own = code_keys(unit.text)
         if len(own) <= 2:  # one code (and its phone tail): its other spellings go everywhere
@@ -343,7 +398,7 @@ def resolve(
         res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
-        if unit.id in selected:
+        if unit.id in selected or unit.id in res.trims:
             continue
         shared = unit.tokens & res.value_tokens
         if not shared:

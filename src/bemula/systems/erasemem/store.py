@@ -215,6 +215,23 @@ class MemoryStore:
         self.index.add_tokens(unit_id, text, tokenize(text))  # replaces: the stale entry is gone
         return True
 
+    def trim_unit(self, unit_id: str, part: str, rest: str) -> str | None:
+        """A compound unit loses one part: the unit keeps ``rest``, its raw turn loses
+        ``part`` (blanked). Returns the turn's id, or ``None`` if the unit is gone."""
+        unit = self.units.get(unit_id)
+        if unit is None:
+            return None
+        self.rewrite_unit(unit_id, rest)
+        turn = self.turns.get(unit.turn_id)
+        if turn is not None:
+            if part in turn.text:
+                turn.text = turn.text.replace(part, REDACTED)
+            else:
+                turn.text, _ = redact_tokens(turn.text, set(tokenize(part)))
+            turn.tokens = None
+            turn.edited = True
+        return unit.turn_id
+
     def rewrite_unit(self, unit_id: str, text: str) -> bool:
         """Give a unit that stays new text (a value's other spelling blanked); re-index it."""
         unit = self.units.get(unit_id)

@@ -204,6 +204,12 @@ class EraseMem(MemorySystem):
             if unit is not None:
                 removed_ids.append(uid)
                 touched_turns.add(unit.turn_id)
+        trimmed = 0
+        for uid, (part, rest) in res.trims.items():
+            turn_id = store.trim_unit(uid, part, rest)
+            if turn_id is not None:
+                trimmed += 1
+                touched_turns.add(turn_id)
         # every other record: blank the value words (assistant echoes, incidental mentions)
         words_redacted = 0
         units_edited = 0
@@ -287,6 +293,7 @@ class EraseMem(MemorySystem):
                 "units": len(removed_ids),
                 "index_entries": len(removed_ids),
                 "units_edited": units_edited,
+                "units_trimmed": trimmed,
                 "turns_redacted": len(touched_turns),
                 "turn_words_redacted": words_redacted,
                 "assistant_turns_blanked": blanked,

@@ -242,7 +242,8 @@ _CHANGE = re.compile(
     r"\b(?:no\s+longer|any\s*more|anymore|switched|switching|switch|swap|swapped|changed|change|"
     r"moved|from\s+now\s+on|(?:is|are|'s)\s+now|now\s+(?:it's|it\s+is|i|my)|instead|replaced|replace|"
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
-    r"gave\s+up|upgraded|traded|correction|corrected|update|updated)\b",
+    r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
+    r"bought\s+(?:a|an)\s+new)\b",
     re.I,
 )
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|"
@@ -291,7 +292,13 @@ def split_targets(target: str) -> list[str]:
         return [target]
     if all(_PART_START.match(p) for p in parts[1:]) and _PART_START.match(parts[0]):
         return [re.sub(r"^both\s+", "", p, flags=re.I) for p in parts]
+    if all(_NAMED.match(p) for p in parts):  # "EDF and Bulb", "Dr Thorsby and Smile Studio"
+        return parts
     return [target]
+
+
+#: a name or a code: every word capitalised ("Smile Studio", "Dr Thorsby") or holding a digit
+_NAMED = re.compile(r"^(?:(?:[A-Z][\w'’.&-]*|[\w-]*\d[\w-]*)(?:\s+|$))+$")
 
 
 _PRONOUN_ONLY = re.compile(

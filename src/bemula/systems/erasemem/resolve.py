@@ -160,6 +160,12 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     return removed.strip(" ,;:"), kept_text.rstrip(".") + "."
 
 
+def _attribute_words(phrase: str) -> set[str]:
+    """A target phrase's lower-case words: capitalised words and codes name values."""
+    return {t for word in phrase.split() if not (word[:1].isupper() or any(ch.isdigit() for ch in word))
+            for t in _phrase_tokens(word)}
+
+
 def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_turn: str | None = None) -> list[Unit]:
     """Units that write one of the code ``keys`` in any spelling ("SV-5520-781" for "SV5520781")."""
     if not keys:
@@ -332,7 +338,11 @@ def resolve(
         new_value = intent.new_value or new_value_of(intent.statements, set())
         new_tokens = set(tokenize(new_value)) if new_value else set()
         anchors: set[str] = set()
-        for phrase in intent.targets:
+        old_named = old_value_of(intent.statements)
+        targets = list(intent.targets)
+        if old_named and not any({t for t in _phrase_tokens(p) if t not in GENERIC} - new_tokens for p in targets):
+            targets = [old_named]  # "… cancelled PureGym …, so forget the old gym": PureGym
+        for phrase in targets:
             named = {t for t in _phrase_tokens(phrase) if t not in GENERIC} - new_tokens
             if named and any(_df(store, t) for t in named):
                 # the old value is named: every unit stating all of it
@@ -374,7 +384,9 @@ def resolve(
         res.delete_units = sorted(selected)
         return res
 
-    described = set().union(*(set(_phrase_tokens(p)) for p in intent.targets)) if intent.targets else set()
+    # the request's words that name the attribute ("my pet food brand"), not a value it names
+    # outright ("the Fiesta", "SV5520781"): those must go everywhere like any value word
+    described = set().union(*(_attribute_words(p) for p in intent.targets)) if intent.targets else set()
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for uid, unit in list(selected.items()):
             trim = _trim(store, unit, intent.targets)
@@ -419,6 +431,8 @@ _NEW_VALUE_PATTERNS = [
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
     r"went|gone|turned|shifted)\s+(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
     r"\bnew\s+(?:one|value|[\w\s]{1,30}?)\s+(?:is|are|will\s+be)\s+" + _V,
+    r"\b(?:joined|picked\s+up|bought|got|signed\s+up\s+(?:with|for|at)|went\s+with|started\s+(?:at|with|using))\s+"
+    + _V + r"(?=\s+(?:on|in|at|instead|last|this|yesterday|today|now|so|and)\b|$|[,.;:!?])",
     r"\b(?:is|are|'s)\s+now\s+" + _V,
     r"\bnow\s+(?:it's|it is|i'm|i am|it’s|i’m)\s+" + _V,
     r"^(?:[^:]*:\s*)?" + _V + r"\s+(?:is|are)\s+(?:now\s+)?my\s+[^,.;:!?]+?\s+(?:from\s+now\s+on|now|these\s+days|"
@@ -448,6 +462,28 @@ def attribute_tokens(statements: list[str]) -> set[str]:
         for m in _MY_PHRASE.finditer(statement):
             out |= set(tokenize(m.group(1)))
     return out
+
+
+#: what a change statement says was left behind: "cancelled PureGym", "sold the Fiesta",
+#: "switched from Barclays", "moved out of Flat 3"
+_OLD_VALUE = re.compile(
+    r"\b(?:cancell?ed|sold|left|quit|dropped|ditched|stopped\s+(?:going\s+to|using|seeing)|"
+    r"moved\s+(?:out\s+of|away\s+from|on\s+from)|switched\s+(?:away\s+)?from|changed\s+from|"
+    r"no\s+longer\s+(?:at|with|use|using|go\s+to|see))\s+(?:the\s+|my\s+|our\s+)?" + _V + r"(?=\s+(?:and|so|but|last|"
+    r"this|yesterday|on|in|for|to)\b|$|[,.;:!?])",
+    re.I,
+)
+
+
+def old_value_of(statements: list[str]) -> str | None:
+    """The old value a change statement names ("I've cancelled PureGym and …" -> PureGym)."""
+    for statement in statements:
+        m = _OLD_VALUE.search(statement)
+        if m:
+            value = m.group("v").strip()
+            if value and len(value.split()) <= 5:
+                return value
+    return None
 
 
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
@@ -481,7 +517,10 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
     for text in (old_text, *statements):
         for m in _MY_PHRASE.finditer(text):
             words = set(tokenize(m.group(1)))
-            if words and not words & old_tokens - anchors and not words & anchors:
+            # the old statement's "my <attribute>" is the attribute even when its words are
+            # rare ("My car is a silver 2012 Ford Fiesta" -> "My car is a Kia Niro.")
+            rare = old_tokens - anchors if text is not old_text else set()
+            if words and not words & rare and not words & anchors:
                 return f"My {m.group(1)} is {new_value}."
     # only the named old value is replaced: the old statement's other rare words may be its
     # attribute ("my favourite *cuisine*"), which the restatement needs to be found; the

@@ -61,7 +61,7 @@ _ADDRESS = (
 )
 _REMOVE_VERBS = (
     r"forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
-    r"scrap|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|"
+    r"scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|"
     r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
     r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|retaining|"
     r"drawing|making|inferring|assuming)"
@@ -71,15 +71,17 @@ _NEGATED_KEEP = (
     r"(?:keep|store|remember|retain|save|hold\s+on\s+to|use|record|track|log|"
     r"keeping|storing|remembering|retaining|saving|using|recording|tracking|logging|"
     r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to|"
-    r"put\s+two\s+and\s+two\s+together|piece\s+(?:it\s+|things\s+|that\s+)?together)"
+    r"put(?:ting)?\s+two\s+and\s+two\s+together|piec(?:e|ing)\s+(?:it\s+|things\s+|that\s+)?together|"
+    r"put(?:ting)?\s+(?:those|these|them|it|that|things|the\s+two)\s+together)"
 )
 _NOT_WANTED = (
     r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+(?:to\s+)?"
     r"(?:remember\w*|keep\w*|stor\w*|know\w*|retain\w*|us(?:e|ing)|hav(?:e|ing)|hold\w*\s+on\s+to|"
     r"infer\w*|conclud\w*|assum\w*|draw\w*|mak(?:e|ing)\s+(?:any\s+)?(?:conclusions?|assumptions?|"
     r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together)"
-    r"|i(?:'d|’d| would)\s+(?:rather|prefer)\s+(?:that\s+)?you\s+(?:didn't|did\s+not|not|don't)\s+"
-    r"(?:remember|keep|store|know|retain|use|have|infer|conclude|assume)"
+    r"|i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?(?:rather|prefer)\s+(?:that\s+)?you\s+"
+    r"(?:didn't|did\s+not|not|don't|do\s+not|wouldn't|would\s+not)\s+"
+    r"(?:remember|keep|store|know|retain|use|have|infer|conclude|assume|put\s+(?:\w+\s+){0,2}?together|draw)"
 )
 _CLAUSE_START = r"(?:^|(?<=[,;:—–(])\s*|\s-\s|\b(?:and|so|but|then|also)\s+)"
 _DIRECTIVE = re.compile(
@@ -160,14 +162,14 @@ def _find_directive(clause: str) -> re.Match[str] | None:
         if _TASK_TALK.match(rest) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
             continue
         # "remove the onions from that recipe": a removal verb on a non-memory object
-        if not _DIRECT_VERBS.match(verb) and not _NEGATED_MEMORY_VERB.match(verb) and not re.search(
+        if not _DIRECT_VERBS.match(verb) and not _NEGATED_MEMORY_VERB.match(verb) and not match.group("verb2") and not re.search(
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+|" + _PERSONAL_DATA + r")\b"
-            r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:both|all|too|as\s+well|please|for\s+me|"
+            r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:one|both|all|too|as\s+well|please|for\s+me|"
             r"completely|entirely|altogether|for\s+good|permanently|now)?"
-            r"\s*(?:[,.!;:]|$|(?:and|but)\b)",
+            r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
             rest,
             re.I,
         ):
@@ -332,6 +334,18 @@ _OFF_LIMITS = re.compile(
 )
 
 
+#: a speech object that names what was said ("… about why I'm short a year", "…, the figure
+#: on my card and the bit about Tunde"): its items are the target, not the whole window
+_NAMES_ITEMS = re.compile(
+    r"\b(?:told\s+you|said|mentioned|shared|wrote)\b[^,.;]*?\babout\s+(?!it\b|that\b|this\b)\w"
+    r"|\b(?:told\s+you|said|mentioned|shared)\b[^,]*,\s+(?:the|my)\s+"
+    r"(?!(?:morning|night|evening|afternoon|day|weekend|week|time)\b)\w+", re.I)
+_TOLD = re.compile(r"\b(?:told\s+you|said|wrote|typed|mentioned|shared|messaged)\b", re.I)
+#: "any of the health stuff", "the job-hunt stuff except …", "all the money side of things"
+_STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|this)?\s*(?P<desc>[\w-]+(?:\s+[\w-]+)?)\s+"
+                    r"(?:stuff|things|side(?:\s+of\s+things)?|business|situation|bits)\b", re.I)
+
+
 def _antecedent(clause: str) -> str | None:
     """The thing a clause says was shared / is private, for a later "delete it"."""
     m = _OFF_LIMITS.search(clause)
@@ -355,7 +369,7 @@ _SPEECH_OBJECT = re.compile(
 #: cheap screen: a turn with none of these words cannot be a forget request (most turns)
 _SCREEN = re.compile(
     r"\b(?:forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|"
-    r"scrap|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
+    r"scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
     r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
     r"put|piece)|"
@@ -371,7 +385,7 @@ _SCREEN = re.compile(
 #: turns of the generated benchmark).
 _QUICK_WORDS = re.compile(
     "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
-    "scrap|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
     "no longer"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
@@ -415,6 +429,13 @@ _IDIOMS = [
     # "I don't want that kept", "I'd rather it wasn't stored"
     (r"\bi\s+(?:don't|do\s+not|no\s+longer)\s+want\s+((?:(?!\bkept\b)[^.?!;]){1,60}?)\s+"
      r"(?:kept|stored|saved|remembered|on\s+file|on\s+record)\b", r"i don't want you to keep \1"),
+    # "I don't want that sitting in your notes", "… any of it hanging around"
+    (r"\bi\s+(?:really\s+)?(?:don't|do\s+not)\s+want\s+((?:(?!\b(?:sitting|hanging|floating|lying|kicking)\b)[^.?!;]){1,60}?)\s+"
+     r"(?:sitting|hanging|floating|lying|kicking)\s+(?:around|about|there|somewhere|in\s+(?:your|ur|the)\s+\w+)\b",
+     r"i don't want you to keep \1"),
+    # "I'd rather none of what I told you that night stays with you"
+    (r"\b(i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?rather)\s+none\s+of\s+((?:(?!\bstays?\b)[^.?!;]){1,80}?)\s+"
+     r"(?:stays?|stay(?:ed)?)\s+with\s+you\b", r"\1 you didn't keep any of \2"),
     # "you don't need to keep X", "no need to remember X"
     (r"\b(?:you\s+(?:don't|do\s+not)\s+need\s+to|there's\s+no\s+need\s+to|no\s+need\s+to)\s+"
      r"(keep|remember|store|save|retain)\b", r"don't \1"),
@@ -448,6 +469,7 @@ def _parse(text: str) -> ForgetIntent | None:
     directives: list[tuple[str, str, str]] = []  # (directive text, verb, object)
     statements: list[str] = []
     consumed: set[int] = set()
+    spoken: dict[str, str] = {}  # object named as something the user said -> the sentence saying so
     for i, (clause, match) in enumerate(clauses):
         if match is None:
             continue
@@ -465,18 +487,29 @@ def _parse(text: str) -> ForgetIntent | None:
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
-            if antecedent is None and before and clause[: match.start()].rstrip().endswith((":", "—", "–")):
+            if antecedent is None and before and (
+                clause[: match.start()].rstrip().endswith((":", "—", "–"))
+                or (clause[: match.start()].rstrip().endswith(",")
+                    and re.match(r"^(?:the|my|that|those|this|these|our)\b", before, re.I))
+            ):
                 # "My school pickup and the parking detail: wipe those" — the list comes first
                 antecedent = re.sub(r"^(?:ok(?:ay)?|so|and|also|one\s+more\s+thing)"
                                     r"\W+(?:but\s+)?", "", before, flags=re.I).strip() or None
             source = -1
+            told_in = before if before and _TOLD.search(before) else ""
             if antecedent is None:
                 for j in range(i - 1, -1, -1):
                     if clauses[j][1] is None and j not in consumed:
                         antecedent = _antecedent(clauses[j][0])
                         if antecedent:
                             source = j
+                            told_in = clauses[j][0] if _TOLD.search(clauses[j][0]) else ""
                             break
+            if antecedent is not None and told_in:
+                # "what I told you after that Thursday shift … don't keep any of that": what
+                # was said then, so a time reference in it names a window (F5) — unless the
+                # sentence also names the items ("…, the figure on my card and …")
+                spoken[antecedent] = told_in
             if antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):
                 if directives:
                     continue  # "... of it" reinforcing an earlier directive of this turn
@@ -503,8 +536,8 @@ def _parse(text: str) -> ForgetIntent | None:
 
     # F5: speech inside a time window (the time may be named in another clause)
     for _directive, _verb, obj in directives:
-        if not _SPEECH.search(obj):
-            continue
+        if not (_SPEECH.search(obj) or obj in spoken) or _NAMES_ITEMS.search(spoken.get(obj, obj)):
+            continue  # "the thing I told you last week about my pension": a fact, not a window
         if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
@@ -526,11 +559,11 @@ def _parse(text: str) -> ForgetIntent | None:
     cleaned = [clean_target(o) for o in objects]
     for obj in objects:
         stripped = re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I)
-        m = _CATEGORY_OBJECT.match(stripped)
+        m = _CATEGORY_OBJECT.match(stripped) or _STUFF.match(clean_target(stripped))
         if m or _QUANTIFIED.match(stripped):
             desc = clean_target(m.group("desc")) if m else clean_target(stripped)
             cats = categories_in(desc)
-            if cats or m:
+            if cats or (m and m.re is _CATEGORY_OBJECT):
                 return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
                                     statements=statements, directives=directive_texts)
 

@@ -166,6 +166,75 @@ def _attribute_words(phrase: str) -> set[str]:
             for t in _phrase_tokens(word)}
 
 
+#: relatives and others whose facts a request about "my health stuff" does not mean
+_KIN_WORDS = (r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|sister|brother|grandma|"
+              r"grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|boss|kids?|child|baby|"
+              r"girlfriend|boyfriend|flatmate|roommate|colleague)")
+_KIN = re.compile(r"\b" + _KIN_WORDS + r"(?:'s|’s)?\b", re.I)
+_MY_KIN = re.compile(r"\bmy\s+(?:\w+\s+)?" + _KIN_WORDS + r"(?:'s|’s)?\b", re.I)
+_SELF_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|my|me|mine)\b", re.I)
+
+
+def _about_someone_else(text: str) -> bool:
+    """A unit about another person's things and not the user's own ("Dad's been prescribed
+    donepezil"; "Julia takes sumatriptan for her migraines")."""
+    if _SELF_SUBJECT.search(_MY_KIN.sub("", text)):
+        return False
+    return bool(owners_of(text) or _KIN.search(text) or _OTHER_PRONOUNS.search(text)
+                or re.match(r"^\s*[A-Z][a-z]+\s+(?:is|was|has|had|takes|took|sees|uses|does|works|lives)\b", text))
+
+
+_EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for)\s+(?P<x>[^.;!?]+)", re.I)
+_KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
+
+
+def exceptions_of(intent: ForgetIntent) -> list[str]:
+    """What a request keeps out of what it removes ("except the onsite date", "Keep only the
+    payment date, because …")."""
+    out = [m.group("x").strip() for t in [*intent.targets, *intent.directives, *intent.statements]
+           for m in _EXCEPT.finditer(t)]
+    for statement in intent.statements:
+        for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP):
+            m = pattern.match(statement)
+            if m and not re.match(r"^(?:it|that|this|them|those|these|everything|anything|all)\b",
+                                  m.group("x").strip(), re.I):
+                out.append(m.group("x").strip())
+    return [re.split(r",\s*(?:keep|i\s+still|i\s+need)\b", x, flags=re.I)[0] for x in out if _phrase_tokens(x)]
+
+
+_EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s+(?P<x>[^.;!?]+)", re.I)
+_YOU_CAN_KEEP = re.compile(r"^\W*(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:you\s+can|can\s+you|please)\s+keep\b", re.I)
+
+
+#: words of a time reference that name when, not what happened
+_WHEN_WORDS = frozenset(tokenize(
+    """monday tuesday wednesday thursday friday saturday sunday morning afternoon evening night
+    tonight today yesterday week weekend month day time last previous earlier ago after before
+    during conversation chat session talk told said wrote mentioned shared messaged thing stuff
+    everything anything all that this those night"""
+))
+#: how much of an event's description a session must hold to be the one meant
+EVENT_COVERAGE = 0.5
+
+
+def _event_session(store: MemoryStore, phrase: str, current: str) -> str | None:
+    """The earlier session a window described by an event took place in: the one whose user
+    turns hold most of the event's words ("the Thursday shift", "the toast")."""
+    words = [t for t in dict.fromkeys(tokenize(phrase)) if t not in _WHEN_WORDS and t not in GENERIC and t not in META]
+    if len(words) < 2:
+        return None
+    weights = phrase_weights(store, words)
+    total = sum(weights.values()) or 1.0
+    held: dict[str, set[str]] = {}
+    for unit in store.units.values():
+        if unit.session_id != current:
+            held.setdefault(unit.session_id, set()).update(unit.tokens & set(words))
+    scored = sorted(((sum(weights[t] for t in ws) / total, sid) for sid, ws in held.items()), reverse=True)
+    if not scored or scored[0][0] < EVENT_COVERAGE or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
 def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_turn: str | None = None) -> list[Unit]:
     """Units that write one of the code ``keys`` in any spelling ("SV-5520-781" for "SV5520781")."""
     if not keys:
@@ -291,11 +360,17 @@ def resolve(
 
     elif intent.kind == ForgetKind.CATEGORY:
         cats = set(intent.categories) or set(categories_in(" ".join(intent.targets)))
+        described = " ".join(intent.targets)
+        others_too = bool(owners_of(described) or _OTHER_PRONOUNS.search(described) or _KIN.search(described))
         # every user unit, not only those holding a lexicon word: a unit can belong to a
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
         for unit in store.user_units():
-            if unit.categories & cats:
+            if unit.categories & cats and (others_too or not _about_someone_else(unit.text)):
                 selected[unit.id] = unit
+        # "all the health stuff except the hep B date", "… Keep only the payment date"
+        for phrase in exceptions_of(intent):
+            for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
+                selected.pop(unit.id, None)
         if not cats:  # a topic, not a category: everything that matches the description
             for phrase in intent.targets:
                 for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
@@ -318,6 +393,10 @@ def resolve(
                             if ref.contains(t.timestamp) and t.id != request_turn_id}
             hit_sessions.discard(session_id)
             turn_ids = {t.id for t in store.turns.values() if t.session_id in hit_sessions}
+        if not turn_ids:  # "after that awful Thursday shift, the morning with the toast": by what happened
+            event = _event_session(store, intent.time_phrase, session_id)
+            if event is not None:
+                turn_ids = {t.id for t in store.turns.values() if t.session_id == event}
         for tid in sorted(turn_ids):
             turn = store.turns[tid]
             if turn.role == "assistant":

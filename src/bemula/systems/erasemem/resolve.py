@@ -62,6 +62,8 @@ class Resolution:
     delete_units: list[str] = field(default_factory=list)
     value_tokens: set[str] = field(default_factory=set)  # purge from every other record
     unit_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of deleted units
+    #: tokens of the units an F5 window removed: they lose ties to what was kept
+    window_ghosts: list[tuple[str, ...]] = field(default_factory=list)
     phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
     value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
     code_keys: set[str] = field(default_factory=set)  # every spelling of a removed code (forms.py)
@@ -229,10 +231,14 @@ def _event_session(store: MemoryStore, phrase: str, current: str) -> str | None:
     for unit in store.units.values():
         if unit.session_id != current:
             held.setdefault(unit.session_id, set()).update(unit.tokens & set(words))
-    scored = sorted(((sum(weights[t] for t in ws) / total, sid) for sid, ws in held.items()), reverse=True)
-    if not scored or scored[0][0] < EVENT_COVERAGE or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    scored = sorted(((len(ws), sum(weights[t] for t in ws) / total, sid) for sid, ws in held.items()), reverse=True)
+    if not scored:
         return None
-    return scored[0][1]
+    best, runner = scored[0], scored[1] if len(scored) > 1 else (0, 0.0, "")
+    # the most of the event's words, and at least two of them or half their weight
+    if best[0] > runner[0] and (best[0] >= 2 or best[1] >= EVENT_COVERAGE):
+        return best[2]
+    return None
 
 
 def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_turn: str | None = None) -> list[Unit]:
@@ -478,15 +484,20 @@ def resolve(
                 res.code_keys |= code_keys(trim[0])
                 res.unit_ghosts.append(tuple(tokenize(trim[0])))
                 res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(trim[0])
+    # a window ("what I told you that night") covers what was said then, not the same words
+    # said on other days: its units go whole, nothing is chased into other sessions
+    window = intent.kind == ForgetKind.TIME_WINDOW
     for unit in selected.values():
-        own = code_keys(unit.text)
-        if len(own) <= 2:  # one code (and its phone tail): its other spellings go everywhere
-            res.code_keys |= own
-        values = value_tokens_of(store, unit)
-        # "delete my pet food brand": the request's words name the attribute, not the value
-        res.value_tokens |= (values - described) or values
-        res.unit_ghosts.append(tuple(tokenize(unit.text)))
-        res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
+        if not window:
+            own = code_keys(unit.text)
+            if len(own) <= 2:  # one code (and its phone tail): its other spellings go everywhere
+                res.code_keys |= own
+            values = value_tokens_of(store, unit)
+            # "delete my pet food brand": the request's words name the attribute, not the value
+            res.value_tokens |= (values - described) or values
+        ghosts = res.window_ghosts if window else res.unit_ghosts
+        ghosts.append(tuple(tokenize(unit.text)))
+        res.ghost_owners[ghosts[-1]] = ghost_owners(unit.text)
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:

@@ -41,6 +41,8 @@ from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spa
 from bemula.systems.erasemem.tombstones import TombstoneSet
 
 DEFAULT_TOP_K = 5
+#: a window tombstone's match is scaled by this, so an equal match by a kept unit wins
+WINDOW_TIE_LOSS = 0.999
 #: how many index hits retrieval looks at before deciding (units and tombstones together)
 SEARCH_DEPTH = 30
 FORGET_REQUEST_PLACEHOLDER = "[forget request]"
@@ -246,8 +248,9 @@ class EraseMem(MemorySystem):
                 touched_turns.add(tid)
 
         # tombstones, in the index beside the live units
-        added = {"unit": 0, "phrase": 0, "value": 0, "conclusion": 0}
-        for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts)):
+        added = {"unit": 0, "phrase": 0, "value": 0, "window": 0, "conclusion": 0}
+        for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts),
+                             ("window", res.window_ghosts)):
             for tokens in groups:
                 head = tokens[-1] if kind == "phrase" else None
                 owners = res.ghost_owners.get(tokens, ())
@@ -374,7 +377,12 @@ class EraseMem(MemorySystem):
                 matched = unit.tokens.intersection(q_tokens)
                 when = unit.timestamp.timestamp()
             coverage = sum(weights[t] * (0.5 if t in half else 1.0) for t in matched)
-            focused = sum(weights[t] * (0.5 if t in half else 1.0) for t in matched if t in focus) if focus else coverage
+            if stone is not None and stone.kind == "window":
+                # a window's sentences were many and about many things: one of them must
+                # match the question better than anything kept, not just as well
+                coverage *= WINDOW_TIE_LOSS
+            focused = (sum(weights[t] * (0.5 if t in half else 1.0) for t in matched if t in focus)
+                       * (WINDOW_TIE_LOSS if stone is not None and stone.kind == "window" else 1.0)) if focus else coverage
             ranked.append((-round(focused, 6), -round(coverage, 6), -when, -hit.score, hit.id))
         ranked.sort()
 

@@ -8,7 +8,7 @@ import importlib
 
 from bemula.cli.app import app
 
-COMMAND_MODULES = ("data", "validate", "llm", "run", "judge", "report", "systems")
+COMMAND_MODULES = ("data", "validate", "llm", "run", "judge", "report", "systems", "nearmiss")
 
 
 def _load_commands() -> None:

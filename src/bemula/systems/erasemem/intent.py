@@ -386,7 +386,8 @@ _SCREEN = re.compile(
 _QUICK_WORDS = re.compile(
     "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
     "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
-    "no longer"
+    "no longer|rather|prefer|pretend|off your|off ur|out of your|out of ur|hang|hold on|sitting|no need|need to|"
+    "want that|want it|want any|want all|want my|want this|want them|together|dots|mind terribly|mind not"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(
@@ -442,20 +443,23 @@ _IDIOMS = [
 ]
 
 
+_REWRITES = [(re.compile(pattern, re.I), repl) for pattern, repl in (*_TEXTING, *_IDIOMS)]
+
+
 def canonical_request_text(text: str) -> str:
     """A user turn with texting spellings expanded and removal idioms in plain words: only
     what the request grammar reads; the memory keeps the user's own words."""
-    for pattern, repl in _TEXTING:
-        text = re.sub(pattern, repl, text, flags=re.I)
-    for pattern, repl in _IDIOMS:
-        text = re.sub(pattern, repl, text, flags=re.I)
+    for pattern, repl in _REWRITES:
+        text = pattern.sub(repl, text)
     return text
 
 
 def parse_forget_request(text: str) -> ForgetIntent | None:
     """The forget request in a user turn, or ``None`` when the turn asks for no removal."""
+    if not _may_be_request(text):  # most turns stop here, before any rewriting
+        return None
     text = canonical_request_text(text)
-    if not _may_be_request(text) or not _SCREEN.search(text):
+    if not _SCREEN.search(text):
         return None
     return _parse(text)
 

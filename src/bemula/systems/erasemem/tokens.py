@@ -34,7 +34,10 @@ STOPWORDS = frozenset(
 
 def fold(text: str) -> str:
     """Lower-case, compatibility-normalised text without accents or curly apostrophes."""
-    text = unicodedata.normalize("NFKD", text.replace("\u2019", "'").replace("\u2018", "'"))
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    if text.isascii():  # most text: nothing to normalise
+        return text.lower()
+    text = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
 
 

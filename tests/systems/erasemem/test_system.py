@@ -52,10 +52,14 @@ def ask(system: EraseMem, question: str) -> str:
 
 
 def residue(system: EraseMem, *words: str) -> list[str]:
+    """Stores holding one of ``words`` as a whole word (a tombstone's random hex hash can
+    contain "0147" by chance; that is not the value)."""
+    import re
+
     found = []
     for record in system.dump():
         for word in words:
-            if word.lower() in record.text.lower():
+            if re.search(r"(?<![0-9A-Za-z])" + re.escape(word) + r"(?![0-9A-Za-z])", record.text, re.I):
                 found.append(f"{record.store}/{record.id}: {word}")
     return found
 

@@ -297,3 +297,39 @@ def test_a_compound_sentence_keeps_its_other_fact(tmp_path: Path) -> None:
     assert "chicken and trout are completely fine" in units and "pharmacist at the Linden Street clinic" in units
     assert "trout" in ask(system, "Which foods are fine for me?")
     assert "Linden" in ask(system, "Where does Bea work as a pharmacist?")
+
+
+def test_a_category_request_keeps_its_exception_and_other_peoples_facts(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I've been on omeprazole for my reflux since January."),
+        ("S1", 1, "user", "My tetanus booster was on 4 February, the clinic needs that date."),
+        ("S2", 2, "user", "Dad has been prescribed ramipril for his blood pressure."),
+        ("S3", 3, "user", "Can you forget all the health stuff I told you? Except the date of my tetanus booster, keep that."),
+    ])
+    assert "omeprazole" not in " ".join(u.text for u in system.store.units.values())
+    assert "4 February" in ask(system, "When was my tetanus booster?")
+    assert "ramipril" in ask(system, "What has Dad been prescribed?")
+
+
+def test_what_was_said_about_a_named_thing_is_that_thing_not_a_whole_window(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The credit card balance is up to £3,400, which is not great."),
+        ("S1", 1, "user", "The garage quoted £640 for the new clutch."),
+        ("S2", 30, "user", "The money stuff I told you last week, the balance on my credit card: could you just forget that?"),
+    ])
+    units = " ".join(u.text for u in system.store.units.values())
+    assert "3,400" not in units and "£640" in units
+    assert system.stats()["receipts"][0]["request_kind"] != "F5"
+
+
+def test_an_event_names_the_session_a_window_means(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Rough night shift, then home to porridge on the sofa. I've started sertraline again."),
+        ("S2", 30, "user", "My locker combination at work is 1966."),
+        ("S3", 60, "user", "What I told you after that rough night shift, the porridge morning: I'd rather you didn't keep any of it."),
+    ])
+    assert ask(system, "What medication have I started again?") == NOT_AVAILABLE
+    assert "1966" in ask(system, "What's my locker combination at work?")

@@ -115,9 +115,13 @@ def phrase_weights(store: MemoryStore, tokens: list[str]) -> dict[str, float]:
     weights: dict[str, float] = {}
     for i, token in enumerate(tokens):
         df = _df(store, token)
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) if df else math.log(1.0 + (n + 0.5) / 0.5)
+        # a word no memory holds ("last week, the balance on my card") frames the request;
+        # it can tell no unit from another, so it does not count against them
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) if df else 0.0
         head = len(tokens) >= 2 and i == len(tokens) - 1
         weights[token] = idf * (HEAD_WEIGHT if head else 1.0)
+    if not any(weights.values()):
+        return dict.fromkeys(weights, 1.0)
     return weights
 
 

@@ -104,3 +104,22 @@ def test_shipped_cases_load_and_cover_every_kind(split: str) -> None:
     cases = shipped_cases(split)
     counts = kind_counts(cases)
     assert len(counts) == 6 and min(counts.values()) >= 4, counts
+
+
+def test_the_command_prints_figures_and_refuses_a_bad_file(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from bemula.cli import _load_commands, app
+
+    _load_commands()
+    good = tmp_path / "cases.toml"
+    good.write_text(CASES, encoding="utf-8")
+    result = CliRunner().invoke(app, ["near-miss", "--cases", str(good), "--systems", "naive-rag,forget-all"])
+    assert result.exit_code == 0, result.output
+    assert "naive-rag: 0/2 measured cases pass (0.0%); 0 lost a kept fact, 2 kept a removed value" in result.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[case]]\nid = 'a'\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["near-miss", "--cases", str(bad)])
+    assert result.exit_code == 2 and "bad.toml: case a: field 'kind'" in result.output
+    unknown = CliRunner().invoke(app, ["near-miss", "--cases", str(good), "--systems", "nope"])
+    assert unknown.exit_code == 2 and "unknown system" in unknown.output

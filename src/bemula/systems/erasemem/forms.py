@@ -97,9 +97,19 @@ def code_keys(text: str) -> frozenset[str]:
     return frozenset(keys)
 
 
+def might_spell(text: str, keys: frozenset[str] | set[str]) -> bool:
+    """A cheap screen before ``code_spans``: a key's last three characters appear once
+    separators are dropped, or number words do."""
+    joined = text.lower().translate(_SEPARATORS)
+    return any(key[-3:] in joined for key in keys) or _WORD_RUN.search(text) is not None
+
+
+_SEPARATORS = str.maketrans("", "", " -./+")
+
+
 def code_spans(text: str, keys: frozenset[str] | set[str]) -> list[tuple[int, int]]:
     """(start, end) of every stretch of ``text`` that spells one of ``keys``."""
-    if not keys:
+    if not keys or not might_spell(text, keys):
         return []
     spans: list[tuple[int, int]] = []
     for match in _WORD_RUN.finditer(text):

@@ -386,8 +386,9 @@ _SCREEN = re.compile(
 _QUICK_WORDS = re.compile(
     "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
     "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
-    "no longer|rather|prefer|pretend|off your|off ur|out of your|out of ur|hang|hold on|sitting|no need|need to|"
-    "want that|want it|want any|want all|want my|want this|want them|together|dots|mind terribly|mind not"
+    "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
+    "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
+    "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(

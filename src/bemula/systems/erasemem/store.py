@@ -187,16 +187,10 @@ class MemoryStore:
             return None
         self.index.remove(unit_id)
         self._forget_tokens(unit.tokens)
+        self._blank_in_turn(unit.turn_id, unit.text, set(unit.tokens))
         turn = self.turns.get(unit.turn_id)
-        if turn is not None:
-            if unit.text in turn.text:
-                turn.text = turn.text.replace(unit.text, REDACTED)
-            else:  # the turn was edited since: remove what is left of the unit's words
-                turn.text, _ = redact_tokens(turn.text, set(unit.tokens))
-            turn.tokens = None
-            turn.edited = True
-            if unit_id in turn.unit_ids:
-                turn.unit_ids.remove(unit_id)
+        if turn is not None and unit_id in turn.unit_ids:
+            turn.unit_ids.remove(unit_id)
         return unit
 
     def redact_unit(self, unit_id: str, tokens: set[str]) -> bool:
@@ -205,15 +199,7 @@ class MemoryStore:
         if unit is None:
             return False
         text, count = redact_tokens(unit.text, tokens)
-        if not count:
-            return False
-        new_unit = replace(unit, text=text, _tokens=None, _categories=None)
-        self._forget_tokens(unit.tokens)
-        if self._doc_freq is not None:
-            self._doc_freq.update(new_unit.tokens)
-        self.units[unit_id] = new_unit
-        self.index.add_tokens(unit_id, text, tokenize(text))  # replaces: the stale entry is gone
-        return True
+        return bool(count) and self.rewrite_unit(unit_id, text)
 
     def trim_unit(self, unit_id: str, part: str, rest: str) -> str | None:
         """A compound unit loses one part: the unit keeps ``rest``, its raw turn loses
@@ -222,15 +208,20 @@ class MemoryStore:
         if unit is None:
             return None
         self.rewrite_unit(unit_id, rest)
-        turn = self.turns.get(unit.turn_id)
-        if turn is not None:
-            if part in turn.text:
-                turn.text = turn.text.replace(part, REDACTED)
-            else:
-                turn.text, _ = redact_tokens(turn.text, set(tokenize(part)))
-            turn.tokens = None
-            turn.edited = True
+        self._blank_in_turn(unit.turn_id, part, set(tokenize(part)))
         return unit.turn_id
+
+    def _blank_in_turn(self, turn_id: str, text: str, tokens: set[str]) -> None:
+        """Blank ``text`` in a raw turn; if the turn was edited since, its words."""
+        turn = self.turns.get(turn_id)
+        if turn is None:
+            return
+        if text in turn.text:
+            turn.text = turn.text.replace(text, REDACTED)
+        else:
+            turn.text, _ = redact_tokens(turn.text, tokens)
+        turn.tokens = None
+        turn.edited = True
 
     def rewrite_unit(self, unit_id: str, text: str) -> bool:
         """Give a unit that stays new text (a value's other spelling blanked); re-index it."""
@@ -242,7 +233,7 @@ class MemoryStore:
         if self._doc_freq is not None:
             self._doc_freq.update(new_unit.tokens)
         self.units[unit_id] = new_unit
-        self.index.add_tokens(unit_id, text, tokenize(text))
+        self.index.add_tokens(unit_id, text, tokenize(text))  # replaces: the stale entry is gone
         return True
 
     def _forget_tokens(self, tokens: frozenset[str]) -> None:

@@ -289,3 +289,19 @@ def test_a_change_cue_without_a_new_value_is_a_plain_removal() -> None:
     assert intent is not None and intent.kind == ForgetKind.FACT and intent.targets == ["the policy number"]
     swap = parse_forget_request("I use 7 am instead of 6:15 these days. Delete 6:15.")
     assert swap is not None and swap.kind == ForgetKind.REPLACEMENT
+
+
+def test_a_list_after_a_colon_names_the_targets() -> None:
+    text = "one admin thing. please don't keep these anymore:\n- my gym membership number\n- what I pay for parking\nthanks!"
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACTS
+    assert intent.targets == ["my gym membership number", "what I pay for parking"]
+
+
+@pytest.mark.parametrize("text", [
+    "Please don't go putting those together and guessing where we'll move.",
+    "I don't want any theory about my health sitting in your notes.",
+])
+def test_inference_in_other_words_is_f4(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.CONCLUSION, intent

@@ -236,7 +236,8 @@ _SPEECH = re.compile(
 )
 _CONCLUSION = re.compile(
     r"\b(?:conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
-    r"put\s+two\s+and\s+two|put\s+together|worked\s+out|work\s+out|figured?\s+out|pieced\s+together|"
+    r"put(?:ting)?\s+two\s+and\s+two|put(?:ting)?\s+(?:\w+\s+){0,2}?together|worked\s+out|work\s+out|"
+    r"figured?\s+out|piec(?:ed|ing)\s+(?:\w+\s+)?together|connect(?:ing)?\s+the\s+dots|theor(?:y|ies|is\w*)|"
     r"read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|inferences?))",
     re.I,
 )
@@ -340,6 +341,7 @@ _NAMES_ITEMS = re.compile(
     r"\b(?:told\s+you|said|mentioned|shared|wrote)\b[^,.;]*?\babout\s+(?!it\b|that\b|this\b)\w"
     r"|\b(?:told\s+you|said|mentioned|shared)\b[^,]*,\s+(?:the|my)\s+"
     r"(?!(?:morning|night|evening|afternoon|day|weekend|week|time)\b)\w+", re.I)
+_BULLET = re.compile(r"^\s*(?:[-•*–]|\d{1,2}[.)])\s+")
 _TOLD = re.compile(r"\b(?:told\s+you|said|wrote|typed|mentioned|shared|messaged)\b", re.I)
 #: "any of the health stuff", "the job-hunt stuff except …", "all the money side of things"
 _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|this)?\s*(?P<desc>[\w-]+(?:\s+[\w-]+)?)\s+"
@@ -492,6 +494,17 @@ def _parse(text: str) -> ForgetIntent | None:
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
+            if antecedent is None and clause.rstrip().endswith(":"):
+                # "pls don't keep these anymore:" then "- the prescription …", "- what I take …"
+                items = []
+                for j in range(i + 1, len(clauses)):
+                    item = _BULLET.sub("", clauses[j][0]).strip(" .;")
+                    if clauses[j][1] is not None or not _PART_START.match(item):
+                        break  # the list ends where a clause stops naming a thing
+                    items.append(item)
+                    consumed.add(j)
+                if items:
+                    antecedent = " and ".join(items)
             if antecedent is None and before and (
                 clause[: match.start()].rstrip().endswith((":", "—", "–"))
                 or (clause[: match.start()].rstrip().endswith(",")

@@ -67,6 +67,7 @@ class Resolution:
     phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
     value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
     code_keys: set[str] = field(default_factory=set)  # every spelling of a removed code (forms.py)
+    ghost_heads: dict[tuple[str, ...], str | None] = field(default_factory=dict)  # phrase ghost -> head noun
     #: compound units that lose one part and keep the rest: unit id -> (removed part, kept text)
     trims: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: ghost tokens -> the named owners in the text they came from ("Jonas's number")
@@ -108,18 +109,32 @@ def _phrase_tokens(phrase: str) -> list[str]:
 HEAD_WEIGHT = 0.5
 
 
-def phrase_weights(store: MemoryStore, tokens: list[str]) -> dict[str, float]:
+_OF_HEAD = re.compile(r"\b([\w'’-]+)\s+of\s+", re.I)
+
+
+def head_of(phrase: str) -> str | None:
+    """The head noun's token: the last word, or the word before "of" ("the number of my
+    daughters" is about a number; "the name of my GP" about a name)."""
+    m = _OF_HEAD.search(phrase)
+    if m and _phrase_tokens(m.group(1)):
+        return _phrase_tokens(m.group(1))[-1]
+    tokens = _phrase_tokens(phrase)
+    return tokens[-1] if tokens else None
+
+
+def phrase_weights(store: MemoryStore, tokens: list[str], head: str | None = None) -> dict[str, float]:
     """Each target word's weight: its rarity in memory (a word in many units identifies
-    little), the head noun discounted."""
+    little), the head noun (``head``, by default the last word) discounted."""
     n = max(len(store.units), 1)
+    head = head if head is not None else (tokens[-1] if tokens else None)
     weights: dict[str, float] = {}
-    for i, token in enumerate(tokens):
+    for token in tokens:
         df = _df(store, token)
         # a word no memory holds ("last week, the balance on my card") frames the request;
         # it can tell no unit from another, so it does not count against them
         idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) if df else 0.0
-        head = len(tokens) >= 2 and i == len(tokens) - 1
-        weights[token] = idf * (HEAD_WEIGHT if head else 1.0)
+        is_head = len(tokens) >= 2 and token == head
+        weights[token] = idf * (HEAD_WEIGHT if is_head else 1.0)
     if not any(weights.values()):
         return dict.fromkeys(weights, 1.0)
     return weights
@@ -135,6 +150,17 @@ _PART_BREAK = re.compile(
 )
 #: a part must carry this many words of its own (not the request's) to be kept on its own
 MIN_KEPT_WORDS = 2
+_PREDICATE = re.compile(r"^\s*(?:is|are|was|were|has|have|had|will\s+be|'s|(?:that|it|which)(?:'s|’s|\s+is|\s+was)|namely)\b", re.I)
+_VALUE_LIKE = re.compile(r"\d|(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+")
+
+
+def _holds_value(part: str, request_words: set[str]) -> bool:
+    """A part states a value of its own: a number, a name, or words beyond the request's
+    ("I don't eat pork" is a value when the request says "pork"; "My dentist" is not)."""
+    if _VALUE_LIKE.search(part.strip()):
+        return True
+    own = set(tokenize(part)) - GENERIC
+    return bool(own) and own <= request_words and len(own) >= 2
 
 
 def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str] | None:
@@ -146,7 +172,7 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     if len(parts) < 2:
         return None
     tokens = [t for phrase in targets for t in _phrase_tokens(phrase)]
-    heads = {_phrase_tokens(phrase)[-1] for phrase in targets if _phrase_tokens(phrase)}
+    heads = {h for phrase in targets if (h := head_of(phrase))}
     weights = phrase_weights(store, list(dict.fromkeys(tokens)))
     scored = []
     for i, part in enumerate(parts):
@@ -157,11 +183,15 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     if best[1] <= 0:
         return None
     drop = [i for h, c, i in scored if (h, c) == best[:2]]
+    # a predicate goes with its subject: "My dentist, the one I see, | is Tandarts De Wit"
+    for i in range(len(parts)):
+        if i not in drop and _PREDICATE.match(parts[i]) and any(j < i for j in drop):
+            drop.append(i)
     kept = [p for i, p in enumerate(parts) if i not in drop]
     kept_words = set(tokenize(" ".join(kept))) - set(tokens) - GENERIC
-    removed = " ".join(parts[i] for i in drop)
-    if len(kept_words) < MIN_KEPT_WORDS:
-        return None  # the rest says nothing of its own: the whole unit goes
+    removed = " ".join(parts[i] for i in sorted(drop))
+    if len(kept_words) < MIN_KEPT_WORDS or not _holds_value(removed, set(tokens)):
+        return None  # the rest says nothing of its own, or the value is not in the part: all goes
     kept_text = ", ".join(p.strip(" ,;:") for p in kept).strip()
     return removed.strip(" ,;:"), kept_text.rstrip(".") + "."
 
@@ -173,6 +203,7 @@ def _attribute_words(phrase: str) -> set[str]:
 
 
 #: relatives and others whose facts a request about "my health stuff" does not mean
+_PEOPLE_CATEGORIES = frozenset({"family", "relationships", "contacts", "pets"})
 _KIN_WORDS = (r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|sister|brother|grandma|"
               r"grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|boss|kids?|child|baby|"
               r"girlfriend|boyfriend|flatmate|roommate|colleague)")
@@ -258,7 +289,7 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     if not tokens:
         return []
     hits = store.index.search_tokens(phrase, tokens, k=max(len(store.index), 1))
-    weights = phrase_weights(store, tokens)
+    weights = phrase_weights(store, tokens, head_of(phrase))
     total = sum(weights.values())
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
@@ -365,13 +396,17 @@ def resolve(
             tokens = tuple(_phrase_tokens(phrase))
             if tokens:
                 res.phrase_ghosts.append(tokens)
+                res.ghost_heads[tokens] = head_of(phrase)
                 res.ghost_owners[tokens] = ghost_owners(phrase)
         res.statements = list(intent.statements)
 
     elif intent.kind == ForgetKind.CATEGORY:
         cats = set(intent.categories) or set(categories_in(" ".join(intent.targets)))
         described = " ".join(intent.targets)
-        others_too = bool(owners_of(described) or _OTHER_PRONOUNS.search(described) or _KIN.search(described))
+        # categories that are about other people (family, relationships, contacts, pets) keep
+        # them; a request about the user's own health or money does not reach Dad's
+        others_too = bool(cats & _PEOPLE_CATEGORIES or owners_of(described) or _OTHER_PRONOUNS.search(described)
+                          or _KIN.search(described))
         # every user unit, not only those holding a lexicon word: a unit can belong to a
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
         for unit in store.user_units():

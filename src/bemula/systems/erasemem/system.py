@@ -252,7 +252,7 @@ class EraseMem(MemorySystem):
         for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts),
                              ("window", res.window_ghosts)):
             for tokens in groups:
-                head = tokens[-1] if kind == "phrase" else None
+                head = res.ghost_heads.get(tokens, tokens[-1]) if kind == "phrase" else None
                 owners = res.ghost_owners.get(tokens, ())
                 stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp, head=head, owners=owners)
                 if stone is not None:

@@ -649,7 +649,10 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
             # the old statement's "my <attribute>" is the attribute even when its words are
             # rare ("My car is a silver 2012 Ford Fiesta" -> "My car is a Kia Niro.")
             rare = old_tokens - anchors if text is not old_text else set()
-            if words and not words & rare and not words & anchors:
+            # … but only as the sentence's subject ("my car is …"), not in its predicate
+            # ("coffee is basically my personality")
+            subject = text is not old_text or re.match(r"\s+(?:is|are|was|were)\b", text[m.end():], re.I)
+            if words and subject and not words & rare and not words & anchors:
                 return f"My {m.group(1)} is {new_value}."
     # only the named old value is replaced: the old statement's other rare words may be its
     # attribute ("my favourite *cuisine*"), which the restatement needs to be found; the

@@ -55,3 +55,15 @@ def test_systems_lists_builtins_with_what_they_need() -> None:
     assert rows["full-context"]["supports_fork"] is True
     table = runner.invoke(app, ["systems"])
     assert "naive-rag" in table.output and "full-context" in table.output
+    # install hints keep their extra ("[amem]" is not eaten as console markup)
+    for row in rows.values():
+        if not row["available"] and "bemula[" in row["install"]:
+            extra = row["install"].split("bemula[", 1)[1].split("]", 1)[0]
+            assert f"bemula[{extra}]" in table.output
+
+
+def test_version_flag() -> None:
+    from bemula import __version__
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == __version__

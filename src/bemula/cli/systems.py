@@ -16,7 +16,8 @@ def systems_command(
 ) -> None:
     """List memory systems: name, available, version, what it needs, install hint."""
     from rich.console import Console
-    from rich.table import Table
+    from rich.padding import Padding
+    from rich.text import Text
 
     from bemula.systems.base import registry
 
@@ -37,14 +38,18 @@ def systems_command(
         for row in rows:
             typer.echo(json.dumps(row))
         return
-    table = Table(title="memory systems")
-    for column in ("name", "available", "version"):
-        table.add_column(column, no_wrap=True)
-    for column in ("needs", "install", "description"):
-        table.add_column(column, overflow="fold")
+    # one block per system, not a table: descriptions and install hints are long, and a
+    # six-column table breaks words at 80 columns. Text (not markup) keeps "bemula[amem]".
+    console = Console()
     for row in rows:
-        table.add_row(
-            row["name"], "yes" if row["available"] else "no", row["version"], row["needs"],
-            row["install"], row["description"],
-        )
-    Console().print(table)
+        head = Text()
+        head.append(row["name"], style="bold")
+        head.append("  " + ("available" if row["available"] else "not installed"),
+                    style="green" if row["available"] else "yellow")
+        if row["version"]:
+            head.append(f"  {row['version']}")
+        head.append(f"  needs: {row['needs'] or 'nothing'}")
+        console.print(head)
+        if row["install"] and not row["available"]:
+            console.print(Padding(Text(f"install: {row['install']}"), (0, 0, 0, 2)))
+        console.print(Padding(Text(row["description"], style="dim"), (0, 0, 0, 2)))

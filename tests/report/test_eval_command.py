@@ -54,3 +54,20 @@ def test_default_systems_use_the_registry_names() -> None:
     assert runnable[:3] == ["full-context", "naive-rag", "erasemem"]
     named = runnable + [note.split(":", 1)[0] for note in notes]
     assert sorted(named) == sorted(registry())
+
+
+def test_eval_names_the_systems_it_does_not_run_in_one_line(tmp_path: Path) -> None:
+    from bemula.cli.report import default_systems
+
+    data = tmp_path / "data"
+    write_tiny_dataset(data)
+    _, notes = default_systems()
+    result = CliRunner().invoke(app, ["eval", "--data", str(data), "--out", str(tmp_path / "runs"),
+                                      "--systems", "naive-rag", "--resamples", "50", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "skipped" not in result.output  # --systems given: nothing to say about the others
+    if notes:
+        result = CliRunner().invoke(app, ["eval", "--data", str(data), "--out", str(tmp_path / "runs2"),
+                                          "--resamples", "50", "-q"])
+        lines = [line for line in result.output.splitlines() if line.startswith("not run here")]
+        assert len(lines) == 1 and all(note.split(":", 1)[0] in lines[0] for note in notes)

@@ -291,8 +291,10 @@ def eval_command(
         notes: list[str] = []
     else:
         chosen, notes = default_systems()
-    for note in notes:
-        _note(note)
+    if notes:  # one line, not one per system it was never going to run
+        names = [note.split(":", 1)[0] for note in notes]
+        _note(f"not run here (not installed, or they need an LLM backbone): {', '.join(names)}; "
+              "`bemula systems` says how to add each")
     if not chosen:
         _fail("no runnable system (see `bemula systems`)")
 

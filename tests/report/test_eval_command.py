@@ -71,3 +71,24 @@ def test_eval_names_the_systems_it_does_not_run_in_one_line(tmp_path: Path) -> N
                                           "--resamples", "50", "-q"])
         lines = [line for line in result.output.splitlines() if line.startswith("not run here")]
         assert len(lines) == 1 and all(note.split(":", 1)[0] in lines[0] for note in notes)
+
+
+@pytest.mark.parametrize("columns, intervals", [(100, False), (240, True)])
+def test_the_results_table_fits_the_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             columns: int, intervals: bool) -> None:
+    """A terminal narrower than the table gets point estimates and where the intervals are;
+    a wide one (or a log, see test_eval_runs_the_chain_and_resumes) gets the intervals."""
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich: treat the captured output as a terminal
+    monkeypatch.setenv("COLUMNS", str(columns))
+    data = tmp_path / "data"
+    write_tiny_dataset(data)
+    result = CliRunner().invoke(app, ["eval", "--data", str(data), "--out", str(tmp_path / "runs"),
+                                      "--systems", "naive-rag", "--resamples", "50", "-q"])
+    assert result.exit_code == 0, result.output
+    import re
+
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", result.output)  # colour codes out
+    table_lines = [line for line in plain.splitlines() if "naive-rag (probe)" in line and "│" in line]
+    assert table_lines and all(len(line) <= columns for line in table_lines)
+    assert ("[" in table_lines[0]) == intervals
+    assert ("intervals need a wider terminal" in plain) != intervals

@@ -36,24 +36,46 @@ def _ensure_verdicts(run: Path, judge: str, data: Path | None) -> None:
         run_judge(run, "rules", data=data, progress=False, echo=lambda m: _note(m))
 
 
-def print_table(scores: Sequence, *, title: str = "BEMULA", residues: dict[str, str] | None = None) -> None:
+def print_table(scores: Sequence, *, title: str = "BEMULA", residues: dict[str, str] | None = None,
+                full_table: str = "the report's report.md") -> None:
     """Systems × metrics with 95% intervals, to the terminal; ``residues`` (label -> text)
-    adds the residue audit's column."""
+    adds the residue audit's column. A terminal too narrow for the intervals (about 180
+    columns) gets the point estimates and a line saying where the full table is
+    (``full_table``), instead of a table that wraps into unreadable rows; a log or a pipe
+    gets the whole table."""
     from rich.console import Console
     from rich.table import Table
 
-    from bemula.report.tables import MAIN_METRICS, METRIC_LABELS, cell_text
+    from bemula.report.tables import MAIN_METRICS, METRIC_LABELS, cell_text, fmt
 
-    table = Table(title=title, show_lines=False)
-    table.add_column("System")
-    for m in MAIN_METRICS:
-        table.add_column(METRIC_LABELS[m], justify="right")
-    if residues is not None:
-        table.add_column("Residues", justify="right")
-    for s in scores:
-        extra = [residues.get(s.label, "–")] if residues is not None else []
-        table.add_row(s.label, *[cell_text(s.get(m)) for m in MAIN_METRICS], *extra)
-    Console(width=max(160, 40 + 22 * len(MAIN_METRICS))).print(table)
+    def build(with_intervals: bool) -> Table:
+        table = Table(title=title, show_lines=False)
+        table.add_column("System", no_wrap=True)
+        for m in MAIN_METRICS:
+            table.add_column(METRIC_LABELS[m], justify="right", no_wrap=True)
+        if residues is not None:
+            table.add_column("Residues", justify="right", no_wrap=True)
+        for s in scores:
+            extra = [residues.get(s.label, "–")] if residues is not None else []
+            cells = [cell_text(s.get(m)) if with_intervals else _point(s.get(m), fmt) for m in MAIN_METRICS]
+            table.add_row(s.label, *cells, *extra)
+        return table
+
+    console = Console()
+    table = build(with_intervals=True)
+    natural = console.measure(table, options=console.options.update(max_width=100_000)).maximum
+    if not console.is_terminal:  # a log or a pipe: the whole table, on its own width
+        Console(width=max(natural, console.width)).print(table)
+        return
+    if natural <= console.width:
+        console.print(table)
+        return
+    console.print(build(with_intervals=False))
+    typer.echo(f"(point estimates: the 95% intervals need a wider terminal; they are in {full_table})")
+
+
+def _point(value, fmt) -> str:  # noqa: ANN001 - a MetricValue and report.tables.fmt
+    return "–" if value is None or value.value is None else fmt(value.value)
 
 
 def _print_run(scores, breakdowns: bool) -> None:
@@ -168,7 +190,7 @@ def report_command(
     except (RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
-    print_table([r.scores for r in result.runs], title=f"BEMULA — judge: {judge}")
+    print_table([r.scores for r in result.runs], title=f"BEMULA — judge: {judge}", full_table=str(out / "report.md"))
     typer.echo(f"report written to {out}/ (index.html, report.md, tables/, plots/, scores.json, items.csv)")
 
 
@@ -350,6 +372,7 @@ def eval_command(
         [r.scores for r in result.runs],
         title=f"{'bemula-' + str(bundled.name) if bundled else 'BEMULA'}{'-Lite' if lite else ''} — probe backbone, rule judge",
         residues={r.scores.label: residues.get(r.folder.path.name, "–") for r in result.runs},
+        full_table=str(report_dir / "report.md"),
     )
     typer.echo(
         "Retrieval-probe figures measure what each system's storage still gives away (an LLM-free "

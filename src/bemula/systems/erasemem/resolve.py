@@ -22,6 +22,16 @@ from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
+from bemula.systems.erasemem.owners import (
+    KIN,
+    MY_THING,
+    OTHER_PRONOUNS,
+    PEOPLE_CATEGORIES,
+    about_someone_else,
+    ghost_owners,
+    owned_by_someone_else,
+    owners_of,
+)
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
 
@@ -202,25 +212,6 @@ def _attribute_words(phrase: str) -> set[str]:
             for t in _phrase_tokens(word)}
 
 
-#: relatives and others whose facts a request about "my health stuff" does not mean
-_PEOPLE_CATEGORIES = frozenset({"family", "relationships", "contacts", "pets"})
-_KIN_WORDS = (r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|sister|brother|grandma|"
-              r"grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|boss|kids?|child|baby|"
-              r"girlfriend|boyfriend|flatmate|roommate|colleague)")
-_KIN = re.compile(r"\b" + _KIN_WORDS + r"(?:'s|’s)?\b", re.I)
-_MY_KIN = re.compile(r"\bmy\s+(?:\w+\s+)?" + _KIN_WORDS + r"(?:'s|’s)?\b", re.I)
-_SELF_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|my|me|mine)\b", re.I)
-
-
-def _about_someone_else(text: str) -> bool:
-    """A unit about another person's things and not the user's own ("Dad's been prescribed
-    donepezil"; "Julia takes sumatriptan for her migraines")."""
-    if _SELF_SUBJECT.search(_MY_KIN.sub("", text)):
-        return False
-    return bool(owners_of(text) or _KIN.search(text) or _OTHER_PRONOUNS.search(text)
-                or re.match(r"^\s*[A-Z][a-z]+\s+(?:is|was|has|had|takes|took|sees|uses|does|works|lives)\b", text))
-
-
 _EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for)\s+(?P<x>[^.;!?]+)", re.I)
 _KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
@@ -304,61 +295,15 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     scored = [s for s in scored if s[1] >= need]
     if not scored:
         return []
-    owned_by_me = {t for m in _MY_THING.finditer(phrase) for t in tokenize(m.group(1))}
+    owned_by_me = {t for m in MY_THING.finditer(phrase) for t in tokenize(m.group(1))}
     if owned_by_me:
         # "my GP" is not "my mum's GP": drop units where someone else owns what the request
         # says is the user's, unless nothing else is left
-        mine = [x for x in scored if not _owned_by_someone_else(x[2].text, owned_by_me)]
+        mine = [x for x in scored if not owned_by_someone_else(x[2].text, owned_by_me)]
         scored = mine or scored
     best_cov = max(c for _, c, _ in scored)
     best_score = max(s for s, c, _ in scored if c == best_cov)
     return [u for s, c, u in scored if c >= best_cov and s >= 0.8 * best_score]
-
-
-#: what a phrase says is the user's own: "my (own) GP's details" -> GP, "my work email" -> work email
-_MY_THING = re.compile(r"\bmy\s+(?:own\s+)?((?:(?![\w-]+(?:'s|’s)\b)[\w-]+\s+){0,2}[\w-]+?)(?:'s|’s)?(?=\s|$|[,.;:!?])", re.I)
-#: "mum's GP", "Rafael's blood type", "his number": the owner, then up to three words owned
-_OWNER = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let)(?:'s|’s))([a-z]+)(?:'s|’s)\s+((?:[\w-]+\s+){0,2}[\w-]+)"
-                    r"|\b(?:his|her|their)\s+((?:[\w-]+\s+){0,2}[\w-]+)", re.I)
-
-
-#: a possessive naming a person: "Jonas's", "mum's", "Dr Patel's" (not "it's", "that's")
-_POSSESSOR = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|where|how|everyone|everybody|"
-                        r"today|tomorrow|yesterday|year|week|month|day)(?:'s|’s))([A-Za-z]+)(?:'s|’s)\b")
-
-
-def owners_of(text: str) -> set[str]:
-    """The people other than the user, by name, whose things ``text`` names ("Jonas's
-    number"). Names only: "my brother's name" and "my brother is Dmitri" are one fact, so
-    kin words are not owners here."""
-    return {t for m in _POSSESSOR.finditer(text) if m.group(1)[:1].isupper() and m.group(1) not in _NOT_NAMES
-            for t in tokenize(m.group(1))}
-
-
-SELF = "~me"
-_SELF_WORDS = re.compile(r"\b(?:my|mine|i|i'm|i’m|i've|i’ve|me)\b", re.I)
-_OTHER_PRONOUNS = re.compile(r"\b(?:he|she|his|her|hers|him|their|they|them|he's|she's)\b", re.I)
-
-
-def ghost_owners(text: str) -> tuple[str, ...]:
-    """What a tombstone records of whose thing it was: the named owners, and ``SELF`` when
-    the text speaks of the user's own things and of no one else's."""
-    owners = owners_of(text)
-    if not owners and _SELF_WORDS.search(text) and not _OTHER_PRONOUNS.search(text):
-        owners.add(SELF)
-    return tuple(sorted(owners))
-
-
-_NOT_NAMES = frozenset({"My", "Mum", "Mom", "Dad", "Today", "Tomorrow", "Yesterday", "Everyone", "Nobody", "Somebody"})
-
-
-def _owned_by_someone_else(text: str, tokens: set[str]) -> bool:
-    """Whether ``text`` says a target word belongs to someone other than the user."""
-    for m in _OWNER.finditer(text):
-        owned = m.group(2) or m.group(3) or ""
-        if set(tokenize(owned)) & tokens:
-            return True
-    return False
 
 
 _PRONOUN_OWNER = re.compile(r"\b(?:his|her|hers|its|their|them|him)\b", re.I)
@@ -405,12 +350,12 @@ def resolve(
         described = " ".join(intent.targets)
         # categories that are about other people (family, relationships, contacts, pets) keep
         # them; a request about the user's own health or money does not reach Dad's
-        others_too = bool(cats & _PEOPLE_CATEGORIES or owners_of(described) or _OTHER_PRONOUNS.search(described)
-                          or _KIN.search(described))
+        others_too = bool(cats & PEOPLE_CATEGORIES or owners_of(described) or OTHER_PRONOUNS.search(described)
+                          or KIN.search(described))
         # every user unit, not only those holding a lexicon word: a unit can belong to a
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
         for unit in store.user_units():
-            if unit.categories & cats and (others_too or not _about_someone_else(unit.text)):
+            if unit.categories & cats and (others_too or not about_someone_else(unit.text)):
                 selected[unit.id] = unit
         # "all the health stuff except the hep B date", "… Keep only the payment date"
         for phrase in exceptions_of(intent):

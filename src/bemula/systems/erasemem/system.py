@@ -35,7 +35,8 @@ from bemula.systems.base import (
 )
 from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
-from bemula.systems.erasemem.resolve import SELF, Resolution, is_confirmation_sentence, owners_of, resolve
+from bemula.systems.erasemem.owners import SELF, owners_of
+from bemula.systems.erasemem.resolve import Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
 from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
 from bemula.systems.erasemem.tombstones import TombstoneSet

@@ -143,3 +143,20 @@ def test_cli_json_and_table(tmp_path: Path) -> None:
     assert "1,742" in res.output  # the paper's figure beside the measured one
     res = runner.invoke(app, ["stats", str(tmp_path / "missing")])
     assert res.exit_code == 2 and "not found" in res.output
+
+
+def test_the_counts_table_compares_tokens_with_the_paper_not_words() -> None:
+    """The paper gives tokens per instance; the table sets tokens (cl100k) beside it."""
+    from bemula.cli.data import PAPER_TOKENS_PER_INSTANCE, _rows
+
+    base = {"instances": 1, "tiers": {}, "sessions": 1, "turns_per_version": 2, "atomic_facts": 1,
+            "atomic_facts_per_profile": 1.0, "sensitive_facts": 0, "derived_facts": 0, "requests": 0,
+            "requests_by_type": {}, "targeted_facts": 0, "questions": 0, "questions_by_suite": {},
+            "questions_by_frame": {}, "control_probes": 0, "span_days": {"min": 1, "max": 1, "mean": 1},
+            "lite_instances": 0, "lite_questions": 0, "per_tier": {}, "words_per_instance": {"mean": 10, "max": 12}}
+    rows = {name: (measured, paper) for name, measured, paper in _rows({**base, "fidelity": {
+        "tokens_per_instance": {"mean": 90_000, "max": 400_000, "min": 10}}})}
+    assert rows["tokens per instance, mean (cl100k)"] == (90_000, PAPER_TOKENS_PER_INSTANCE)
+    assert not any(name.startswith("words per instance") for name in rows)
+    without = [name for name, _, _ in _rows(base)]
+    assert "words per instance (the paper counts tokens)" in without

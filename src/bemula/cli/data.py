@@ -99,6 +99,11 @@ def _fmt(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+#: SPEC §1: "about 84.8K tokens per instance on average, the longest ≈379K tokens"
+PAPER_TOKENS_PER_INSTANCE = 84_800
+PAPER_LONGEST_INSTANCE_TOKENS = 379_000
+
+
 def _rows(stats: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     from bemula.stats import paper_figure
 
@@ -119,10 +124,14 @@ def _rows(stats: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     rows.append(("control probes (not in questions)", stats["control_probes"], None))
     for part in ("min", "max", "mean"):
         rows.append((f"span days {part}", stats["span_days"][part], paper_figure("span_days", part)))
+    tokens = (stats.get("fidelity") or {}).get("tokens_per_instance")
     words = stats.get("words_per_instance")
-    if words:
-        rows.append(("words per instance (paper: ≈84.8K tokens)", f"{_fmt(words['mean'])} mean, {_fmt(words['max'])} max",
-                     None))
+    if tokens:  # the paper counts tokens: compare tokens (cl100k), not words
+        rows.append(("tokens per instance, mean (cl100k)", tokens["mean"], PAPER_TOKENS_PER_INSTANCE))
+        rows.append(("tokens per instance, longest (cl100k)", tokens["max"], PAPER_LONGEST_INSTANCE_TOKENS))
+    elif words:
+        rows.append(("words per instance (the paper counts tokens)", f"{_fmt(words['mean'])} mean, "
+                     f"{_fmt(words['max'])} max", None))
     rows.append(("Lite instances", stats["lite_instances"], paper_figure("lite_instances")))
     rows.append(("Lite questions", stats["lite_questions"], paper_figure("lite_questions")))
     for tier, fig in stats["per_tier"].items():

@@ -122,13 +122,22 @@ HEAD_WEIGHT = 0.5
 _OF_HEAD = re.compile(r"\b([\w'’-]+)\s+of\s+", re.I)
 
 
+#: where a noun phrase's modifiers after the head begin: a comma, a relative clause, a new
+#: subject ("Jess's new tablets, the ones the GP put her on"; "the particulars I copied …")
+_POST_HEAD = re.compile(r",|\s(?:that|which|who|whom|whose|where|when|from|i|you|we|he|she|they)\s", re.I)
+
+
 def head_of(phrase: str) -> str | None:
-    """The head noun's token: the last word, or the word before "of" ("the number of my
-    daughters" is about a number; "the name of my GP" about a name)."""
-    m = _OF_HEAD.search(phrase)
+    """The head noun's token: the last word before any clause that modifies it, or the word
+    before "of" ("the number of my daughters" is about a number; "the name of my GP" about a
+    name; "Jess's new tablets, the ones the GP put her on for her mood" about tablets)."""
+    padded = f" {phrase.strip()} "
+    cut = next((m.start() for m in _POST_HEAD.finditer(padded) if _phrase_tokens(padded[: m.start()])), None)
+    core = padded[:cut] if cut is not None else phrase
+    m = _OF_HEAD.search(core)
     if m and _phrase_tokens(m.group(1)):
         return _phrase_tokens(m.group(1))[-1]
-    tokens = _phrase_tokens(phrase)
+    tokens = _phrase_tokens(core)
     return tokens[-1] if tokens else None
 
 

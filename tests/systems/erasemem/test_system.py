@@ -333,3 +333,15 @@ def test_an_event_names_the_session_a_window_means(tmp_path: Path) -> None:
     ])
     assert ask(system, "What medication have I started again?") == NOT_AVAILABLE
     assert "1966" in ask(system, "What's my locker combination at work?")
+
+
+def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Long night after the gig. I told the drummer I'm thinking of quitting the band."),
+        ("S1", 1, "user", "The studio session with the producer is on 6 April at noon."),
+        ("S2", 30, "user", "Lunch now. What I told you on March 2nd: I'd rather you didn't keep any of that. "
+                           "The only thing I still need is the studio session, keep that one."),
+    ])
+    assert "6 April" in ask(system, "When is the studio session with the producer?")
+    assert "quitting" not in " ".join(u.text for u in system.store.units.values())

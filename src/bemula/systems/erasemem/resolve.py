@@ -231,7 +231,7 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
     out = [m.group("x").strip() for t in [*intent.targets, *intent.directives, *intent.statements]
            for m in _EXCEPT.finditer(t)]
     for statement in intent.statements:
-        for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP):
+        for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED):
             m = pattern.match(statement)
             if m and not re.match(r"^(?:it|that|this|them|those|these|everything|anything|all)\b",
                                   m.group("x").strip(), re.I):
@@ -239,6 +239,8 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
     return [re.split(r",\s*(?:keep|i\s+still|i\s+need)\b", x, flags=re.I)[0] for x in out if _phrase_tokens(x)]
 
 
+_STILL_NEED = re.compile(r"^\W*(?:the\s+)?(?:only|one)\s+thing\b[^.;!?]*?\b(?:i\s+(?:still\s+)?(?:need|want)|worth\s+keeping)"
+                         r"\s+is\s+(?P<x>[^,.;!?]+)", re.I)
 _EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s+(?P<x>[^.;!?]+)", re.I)
 _YOU_CAN_KEEP = re.compile(r"^\W*(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:you\s+can|can\s+you|please)\s+keep\b", re.I)
 
@@ -403,6 +405,10 @@ def resolve(
             for uid in turn.unit_ids:
                 if uid in store.units:
                     selected[uid] = store.units[uid]
+        # "… the only thing from that night I still need is the studio session, keep that one"
+        for phrase in exceptions_of(intent):
+            for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
+                selected.pop(unit.id, None)
         res.statements = list(intent.statements)
 
     elif intent.kind == ForgetKind.CONCLUSION:

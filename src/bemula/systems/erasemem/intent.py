@@ -254,7 +254,8 @@ _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s
 #: what a further item of a list opens with ("…, my phone", "…, and the PIN", "…, 2093")
 _LIST_ITEM = re.compile(
     r"^(?:(?:and|or|plus|as\s+well\s+as)\s+)?(?:my|the|our|his|her|their|your|a|an|both|also|"
-    r"where|when|who|what|which|how|that|those|these|this|mum's|dad's|(?-i:[A-Z0-9]))", re.I)
+    r"where|when|who|what|which|how|that|those|these|this|(?!(?:it|that|everything|nothing|something|anything|there|here|what|who|he|she|let)(?:'s|’s))"
+    r"[a-z]+(?:'s|’s)\b|(?-i:[A-Z0-9]))", re.I)
 _PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|which|how|that|his|her|their|mine|both)\b", re.I)
 
 

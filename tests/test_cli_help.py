@@ -28,3 +28,4 @@ def test_help_renders_without_placeholders_on_flags(command: str) -> None:
     assert result.exit_code == 0, result.output
     assert "Usage:" in result.output
     assert "<bool>" not in result.output
+    assert "SPEC" not in result.output  # the SPEC does not ship with the package: cite docs/ instead

@@ -149,7 +149,7 @@ def stats(
     dataset: Path = typer.Argument(..., help="dataset folder, or a bundled dataset's name (handwritten)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of a table"),
 ) -> None:
-    """Print a dataset's figures (SPEC §1) beside the paper's."""
+    """Print a dataset's figures beside the paper's (counts, then how it reads; docs/generator.md)."""
     from bemula.dataset import resolve_data
     from bemula.stats import dataset_stats
 

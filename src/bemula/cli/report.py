@@ -136,7 +136,7 @@ def score_command(
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = DEFAULT_SEED,
     versus: Annotated[Path | None, typer.Option("--versus", help="another run on the same data: paired differences RUN − VERSUS")] = None,
 ) -> None:
-    """Metrics of one run with 95% cluster-bootstrap intervals (SPEC §3)."""
+    """Metrics of one run with 95% cluster-bootstrap intervals (docs/metrics.md)."""
     from bemula.judge.runfolder import RunFolder, RunFolderError
     from bemula.metrics.compute import paired_difference
     from bemula.metrics.definitions import HEADLINE, PASS, SCORE

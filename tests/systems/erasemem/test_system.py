@@ -345,3 +345,14 @@ def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     ])
     assert "6 April" in ask(system, "When is the studio session with the producer?")
     assert "quitting" not in " ".join(u.text for u in system.store.units.values())
+
+
+def test_forget_x_is_a_request_only_when_memory_holds_x(tmp_path: Path) -> None:
+    """"Forget the semicolons; just use full stops" is about a draft, not about memory: no
+    sign of a personal object and nothing stored about semicolons. "Forget the espresso" is."""
+    system = make(tmp_path)
+    feed(system, BASE + [("S4", 5, "user", "Forget the semicolons; just use full stops in this paragraph.")])
+    assert system.stats()["requests_detected"] == 0
+    feed(system, [("S5", 6, "user", "Forget the espresso, by the way.")])
+    assert system.stats()["requests_detected"] == 1
+    assert "espresso" not in ask(system, "What do I drink every morning before work?")

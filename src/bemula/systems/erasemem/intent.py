@@ -16,6 +16,8 @@ object is speech in a time window; F4 when it is a conclusion/inference; F3 when
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import re
 from dataclasses import dataclass, field
 from enum import Enum
@@ -147,7 +149,21 @@ _NEGATED_MEMORY_VERB = re.compile(
     r"track|log|keeping|storing|remembering|retaining|saving|recording|tracking|logging|hold\s+on\s+to)", re.I)
 
 
-def _find_directive(clause: str) -> re.Match[str] | None:
+#: "is this about something the memory holds?" — a target phrase in, yes or no out
+Known = Callable[[str], bool]
+
+
+def _names_a_thing(obj: str) -> bool:
+    """An object that names something itself, not by pronoun ("that", "all of it"), by
+    quantity ("everything about …", "any of the health stuff") or by what was said."""
+    stripped = re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I)
+    target = clean_target(stripped)
+    return bool(target) and _names_something(target) and not (
+        _QUANTIFIED.match(stripped) or _CATEGORY_OBJECT.match(stripped) or _STUFF.match(target)
+        or _SPEECH.search(stripped))
+
+
+def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | None:
     if _NOT_A_REQUEST.search(clause) and not re.search(
         r"\b(?:forget|erase|delete|remove|wipe)\s+(?:that|what|everything|anything|all|my)\b.*", clause, re.I
     ):
@@ -162,7 +178,7 @@ def _find_directive(clause: str) -> re.Match[str] | None:
         if _TASK_TALK.match(rest) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
             continue
         # "remove the onions from that recipe": a removal verb on a non-memory object
-        if not _DIRECT_VERBS.match(verb) and not _NEGATED_MEMORY_VERB.match(verb) and not match.group("verb2") and not re.search(
+        if not re.search(
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
@@ -172,8 +188,14 @@ def _find_directive(clause: str) -> re.Match[str] | None:
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
             rest,
             re.I,
-        ):
-            if not re.match(r"\s+[A-Z][a-z]+|\s+\d|\s+(?:the\s+)?(?:old|previous|former)\b", rest):
+        ) and not re.match(r"\s+(?:the\s+|my\s+)?(?:[A-Z][A-Za-z]+|[A-Za-z-]*\d)|\s+(?:the\s+)?(?:old|previous|former)\b", rest):
+            # no sign the object is personal: a removal verb ("remove the onions") is not a
+            # request; "don't keep X" is; "forget X" is if X is something memory holds
+            # ("forget the coffee"), not the task at hand ("forget the formal tone and …")
+            if _NEGATED_MEMORY_VERB.match(verb) or match.group("verb2"):
+                return match  # "don't store if the newborn is a girl": keeping is about memory
+            if not _DIRECT_VERBS.match(verb) or (known is not None and _names_a_thing(rest)
+                                                 and not known(clean_target(rest))):
                 continue
         return match
     return None
@@ -323,7 +345,8 @@ def _clauses(text: str) -> list[str]:
 
 
 _ANTECEDENT_CUE = re.compile(
-    r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|"
+    r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|(?:i\s+was\s+)?saying|"
+    r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
     r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+stored|you\s+kept)\s+"
     r"(?:(?:about|regarding|on|that)\s+)?(?P<np>.+?)(?:\s+from\s+(?:what|everything|the\s+things)\s+i\b.*)?$",
@@ -343,6 +366,11 @@ _NAMES_ITEMS = re.compile(
     r"|\b(?:told\s+you|said|mentioned|shared)\b[^,]*,\s+(?:the|my)\s+"
     r"(?!(?:morning|night|evening|afternoon|day|weekend|week|time)\b)\w+", re.I)
 _BULLET = re.compile(r"^\s*(?:[-•*–]|\d{1,2}[.)])\s+")
+#: a clause that only names something ("That second tablet on my own list, the one for the
+#: prostate"): a determiner, then no finite verb of its own
+_BARE_REFERENT = re.compile(
+    r"^(?:that|this|those|these|the|my)\s+(?:(?!\b(?:is|was|are|were|has|have|had|do|does|did|will|would|can|"
+    r"could|should|i|you|we|he|she|they)\b)[^.?!;])+$", re.I)
 _TOLD = re.compile(r"\b(?:told\s+you|said|wrote|typed|mentioned|shared|messaged)\b", re.I)
 #: "any of the health stuff", "the job-hunt stuff except …", "all the money side of things"
 _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|this)?\s*(?P<desc>[\w-]+(?:\s+[\w-]+)?)\s+"
@@ -435,7 +463,7 @@ _IDIOMS = [
     (r"\bi\s+(?:don't|do\s+not|no\s+longer)\s+want\s+((?:(?!\bkept\b)[^.?!;]){1,60}?)\s+"
      r"(?:kept|stored|saved|remembered|on\s+file|on\s+record)\b", r"i don't want you to keep \1"),
     # "I don't want that sitting in your notes", "… any of it hanging around"
-    (r"\bi\s+(?:really\s+)?(?:don't|do\s+not)\s+want\s+((?:(?!\b(?:sitting|hanging|floating|lying|kicking)\b)[^.?!;]){1,60}?)\s+"
+    (r"\b(?:i\s+)?(?:really\s+)?(?:don't|do\s+not)\s+want\s+((?:(?!\b(?:sitting|hanging|floating|lying|kicking)\b)[^.?!;]){1,60}?)\s+"
      r"(?:sitting|hanging|floating|lying|kicking)\s+(?:around|about|there|somewhere|in\s+(?:your|ur|the)\s+\w+)\b",
      r"i don't want you to keep \1"),
     # "I'd rather none of what I told you that night stays with you"
@@ -458,22 +486,26 @@ def canonical_request_text(text: str) -> str:
     return text
 
 
-def parse_forget_request(text: str) -> ForgetIntent | None:
-    """The forget request in a user turn, or ``None`` when the turn asks for no removal."""
+def parse_forget_request(text: str, known: Known | None = None) -> ForgetIntent | None:
+    """The forget request in a user turn, or ``None`` when the turn asks for no removal.
+
+    ``known`` (optional) says whether a phrase is about something the memory holds: an
+    object with no other sign of being personal ("forget the formal tone") counts as a
+    request only then. Without it every "forget X" does."""
     if not _may_be_request(text):  # most turns stop here, before any rewriting
         return None
     text = canonical_request_text(text)
     if not _SCREEN.search(text):
         return None
-    return _parse(text)
+    return _parse(text, known)
 
 
-def _parse(text: str) -> ForgetIntent | None:
+def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     from datetime import datetime
 
     from bemula.systems.erasemem.timeparse import parse_time_reference
 
-    clauses: list[tuple[str, re.Match[str] | None]] = [(c, _find_directive(c)) for c in _clauses(text)]
+    clauses: list[tuple[str, re.Match[str] | None]] = [(c, _find_directive(c, known)) for c in _clauses(text)]
     directives: list[tuple[str, str, str]] = []  # (directive text, verb, object)
     statements: list[str] = []
     consumed: set[int] = set()
@@ -509,7 +541,7 @@ def _parse(text: str) -> ForgetIntent | None:
             if antecedent is None and before and (
                 clause[: match.start()].rstrip().endswith((":", "—", "–"))
                 or (clause[: match.start()].rstrip().endswith(",")
-                    and re.match(r"^(?:the|my|that|those|this|these|our)\b", before, re.I))
+                    and re.match(r"^(?:the|my|that|those|this|these|our|everything|anything|all|what)\b", before, re.I))
             ):
                 # "My school pickup and the parking detail: wipe those" — the list comes first
                 antecedent = re.sub(r"^(?:ok(?:ay)?|so|and|also|one\s+more\s+thing)"
@@ -524,6 +556,13 @@ def _parse(text: str) -> ForgetIntent | None:
                             source = j
                             told_in = clauses[j][0] if _TOLD.search(clauses[j][0]) else ""
                             break
+            if antecedent is None and i > 0 and clauses[i - 1][1] is None and (i - 1) not in consumed:
+                # "That second tablet on my list — kindly don't keep that one"; "that whole
+                # conversation. I want you to forget it, all of it."
+                previous = clauses[i - 1][0].strip(" .,;:—–-")
+                if _BARE_REFERENT.match(previous) or _SPEECH_OBJECT.match(previous):
+                    antecedent, source = previous, i - 1
+                    told_in = previous if _SPEECH_OBJECT.match(previous) else told_in
             if antecedent is not None and told_in:
                 # "what I told you after that Thursday shift … don't keep any of that": what
                 # was said then, so a time reference in it names a window (F5) — unless the

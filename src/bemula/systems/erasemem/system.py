@@ -36,7 +36,7 @@ from bemula.systems.base import (
 from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
 from bemula.systems.erasemem.owners import SELF, owners_of
-from bemula.systems.erasemem.resolve import Resolution, is_confirmation_sentence, resolve
+from bemula.systems.erasemem.resolve import GENERIC, Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
 from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
 from bemula.systems.erasemem.tombstones import TombstoneSet
@@ -167,7 +167,13 @@ class EraseMem(MemorySystem):
     def _detect(self, turn: TurnEvent) -> ForgetIntent | None:
         if self._detector is not None:
             return self._detector.detect(turn.text, turn.timestamp)
-        return parse_forget_request(turn.text)
+        return parse_forget_request(turn.text, known=self._holds)
+
+    def _holds(self, phrase: str) -> bool:
+        """Whether memory holds what ``phrase`` names: at least half its content words are in
+        stored sentences ("the coffee" yes; "the formal tone" of a draft, no)."""
+        words = [t for t in dict.fromkeys(tokenize(phrase)) if t not in GENERIC]
+        return bool(words) and 2 * sum(1 for t in words if self.store.df(t)) >= len(words)
 
     @property
     def _method(self) -> str:

@@ -57,7 +57,8 @@ def print_table(scores: Sequence, *, title: str = "BEMULA", residues: dict[str, 
             table.add_column("Residues", justify="right", no_wrap=True)
         for s in scores:
             extra = [residues.get(s.label, "–")] if residues is not None else []
-            cells = [cell_text(s.get(m)) if with_intervals else _point(s.get(m), fmt) for m in MAIN_METRICS]
+            values = [s.get(m) for m in MAIN_METRICS]
+            cells = [cell_text(v) if with_intervals or v is None or v.value is None else fmt(v.value) for v in values]
             table.add_row(s.label, *cells, *extra)
         return table
 
@@ -72,10 +73,6 @@ def print_table(scores: Sequence, *, title: str = "BEMULA", residues: dict[str, 
         return
     console.print(build(with_intervals=False))
     typer.echo(f"(point estimates: the 95% intervals need a wider terminal; they are in {full_table})")
-
-
-def _point(value, fmt) -> str:  # noqa: ANN001 - a MetricValue and report.tables.fmt
-    return "–" if value is None or value.value is None else fmt(value.value)
 
 
 def _print_run(scores, breakdowns: bool) -> None:

@@ -250,7 +250,7 @@ _WHEN_WORDS = frozenset(tokenize(
     """monday tuesday wednesday thursday friday saturday sunday morning afternoon evening night
     tonight today yesterday week weekend month day time last previous earlier ago after before
     during conversation chat session talk told said wrote mentioned shared messaged thing stuff
-    everything anything all that this those night"""
+    everything anything all that this those"""
 ))
 #: how much of an event's description a session must hold to be the one meant
 EVENT_COVERAGE = 0.5

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from bemula.judge.judgeset import AgreementStats, agreement_report, load_judge_set
-from bemula.judge.normalize import normalize_tokens
 from bemula.judge.rules import RuleJudge
+from bemula.text import normalize_tokens
 
 
 def _line(name: str, stats: AgreementStats) -> str:

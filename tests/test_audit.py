@@ -14,9 +14,11 @@ from bemula.systems.base import StoreRecord
 from bemula.testing.tiny import tiny_instances, write_tiny_dataset
 
 
-def test_normalize_case_punctuation_accents_whitespace() -> None:
+def test_normalize_is_the_judges_canonical_form() -> None:
     assert normalize("  Rue de la PAIX,\n12 — Lyon!! ") == "rue de la paix 12 lyon"
     assert normalize("Café crème") == "cafe creme"
+    assert normalize("1,735 euros") == "1735 euro"  # thousands separators do not split a number
+    assert normalize("5 March 2024") == normalize("2024-03-05")
 
 
 def _scan(pv: ProtectedValue, *texts: str) -> list[tuple[str, str]]:
@@ -31,26 +33,52 @@ def test_exact_alias_and_word_boundaries() -> None:
     assert _scan(pv, "So negative about it", "O-") == []  # "o" alone is too short an alias
 
 
+def test_exact_match_reads_values_like_the_judge() -> None:
+    # another spelling of the same value is the value: dates, number words, plurals
+    assert _scan(ProtectedValue("R1", "F1", "5 March 2024"), "moved on 2024-03-05") == [("n0", "exact")]
+    assert _scan(ProtectedValue("R1", "F1", "4471"), "pin is four four seven one") == [("n0", "exact")]
+    assert _scan(ProtectedValue("R1", "F1", "penicillin"), "penicillins", "Penicillin!") == [
+        ("n0", "exact"), ("n1", "exact")]
+
+
 def test_partial_match_needs_enough_distinctive_tokens() -> None:
-    # distinctive tokens: 12, rue, paix, lyon (n=4) -> at least max(2, 2) = 2 of them
+    # distinctive tokens (the judge's rule): rue, paix, lyon -- "12" is a number of < 3
+    # digits, "de"/"la" are stop-words -- n=3 -> at least max(2, 2) = 2 of them
     pv = ProtectedValue("R1", "F1", "12 Rue de la Paix, Lyon")
     assert _scan(pv, "I live at 12 rue de la Paix, Lyon") == [("n0", "exact")]
-    assert _scan(pv, "the flat on Paix street, number 12") == [("n0", "partial")]
-    assert _scan(pv, "Lyon is lovely") == []  # one token of four
-    # thousands separators do not split a number: "1,735 euros" is not in "1,640 euros"
-    assert normalize("1,735 euros") == "1735 euros"
+    assert _scan(pv, "the flat on rue Paix, number 12") == [("n0", "partial")]
+    assert _scan(pv, "the flat on Paix street, number 12") == []  # "12" alone tells nothing
+    assert _scan(pv, "Lyon is lovely") == []  # one token of three
+    # "1,735 euros a month": 1735 and euro ("month" is a generic word)
     assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "my rent is 1,640 euros") == []
-    assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "rent: 1735 EUR a month") == [("n0", "partial")]
+    assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "rent: 1735 EUR a month") == []
+    assert _scan(ProtectedValue("R1", "F4", "1,735 euros a month"), "rent: 1735 euro monthly") == [("n0", "partial")]
     # the tokens must sit close together: scattered over a sentence they are no residue
-    # ("Sunday afternoon": 2 words + 4 slack = a 6-word span; here they are 13 words apart)
+    # ("Sunday afternoon": 2 tokens + 4 slack = a 6-token span; here they are 12 apart)
     sunday = ProtectedValue("R3", "F3", "Sunday afternoon")
     assert _scan(sunday, "Good afternoon! I need to pick up envelopes from the repair cafe on Sunday.") == []
-    assert _scan(sunday, "on Sunday, late in the afternoon, I swim") == [("n0", "partial")]  # 4 words apart
-    weekly = ProtectedValue("R2", "F4", "135 minutes a week")  # tokens 135, minutes, week; span 8
+    assert _scan(sunday, "on Sunday, late in the afternoon, I swim") == [("n0", "partial")]  # 4 tokens apart
+    weekly = ProtectedValue("R2", "F4", "135 minutes a week")  # tokens 135, minute; span 3 + 4
     assert _scan(weekly, "my run length is 45 minutes. Just keep that in mind. It's the best part of my week") == []
     assert _scan(weekly, "so about 135 minutes of running every week") == [("n0", "partial")]
     # a one-word value is matched whole or not at all
-    assert _scan(ProtectedValue("R1", "F1", "penicillin"), "penicillins", "Penicillin!") == [("n1", "exact")]
+    assert _scan(ProtectedValue("R1", "F1", "penicillin"), "penicill", "Penicillin!") == [("n1", "exact")]
+
+
+def test_partial_match_ignores_the_new_value_words() -> None:
+    # F6: the new value is meant to be stored; words it shares with the old one reveal nothing
+    old = ProtectedValue("R6", "F6", "whole milk latte", accepted=["oat milk latte"])
+    assert _scan(old, "switched to an oat milk latte") == []
+    assert _scan(ProtectedValue("R6", "F6", "whole milk latte"), "switched to an oat milk latte") == [("n0", "partial")]
+
+
+def test_audit_and_judge_share_the_leak_rule() -> None:
+    from bemula.judge import rules
+    from bemula.text import distinctive_tokens
+
+    assert rules.distinctive_tokens is distinctive_tokens
+    pv = ProtectedValue("R1", "F1", "2009 Toyota Corolla")
+    assert pv._tokens == distinctive_tokens(("2009", "toyota", "corolla"))
 
 
 def test_snippet_shows_where_the_value_sits() -> None:

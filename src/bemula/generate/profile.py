@@ -9,7 +9,6 @@ protected value must not fire on a different fact).
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -24,6 +23,7 @@ from bemula.generate.catalog import (
 from bemula.generate.derived import DERIVED_TEMPLATES, DerivedTemplate
 from bemula.generate.phrasing import GENERIC_CORES, STATEMENT_LEADS, STATEMENT_TAILS, pick, upper_first
 from bemula.model import DerivedFact, Fact, Profile, Sensitivity
+from bemula.text import plain
 
 FIRST_NAMES = ("Maya", "Jonas", "Amara", "Lukas", "Noor", "Elif", "Mateo", "Freya", "Kofi", "Aiko", "Sven",
                "Lucia", "Ravi", "Hanna", "Omar", "Zara", "Emil", "Chiara", "Idris", "Mirela", "Tomasz",
@@ -38,10 +38,6 @@ SENSITIVE_SHARE = 0.343  # tuned so sources + relearning facts land on 1,056 / 2
 RELEARN_RESERVE = 2
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
-
-
 @dataclass
 class ValueRegistry:
     """Every value form used in one instance, to keep them mutually non-overlapping."""
@@ -50,7 +46,7 @@ class ValueRegistry:
 
     def clashes(self, value: Value) -> bool:
         for form in value.forms:
-            f = f" {_norm(form)} "
+            f = f" {plain(form)} "
             for other in self.forms:
                 o = f" {other} "
                 if f in o or o in f:
@@ -58,7 +54,7 @@ class ValueRegistry:
         return False
 
     def add(self, value: Value) -> None:
-        self.forms.extend(_norm(f) for f in value.forms)
+        self.forms.extend(plain(f) for f in value.forms)
 
 
 def statement_for(rng: random.Random, attr: Attribute, value: str) -> str:

@@ -9,49 +9,14 @@ O(postings of the query terms), which is what live ingestion needs.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
-from functools import lru_cache
 
 from bemula.index.base import SearchHit, TextIndex
+from bemula.text import retrieval_tokens as tokenize
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-
-STOPWORDS = frozenset(
-    """a an and are as at be been but by can could did do does doing for from had has have
-    having he her here hers him his how i if in into is it its just me my myself no nor not
-    of off on once only or our ours out over own please so some such than that the their
-    them then there these they this those to too under until up very was we were what when
-    where which while who whom why will with would you your yours yourself i'm im i've ive
-    about again also am any because before being both each few further more most other
-    same should ok okay yes yeah oh well hi hey thanks thank really got get""".split()
-)
-
-
-@lru_cache(maxsize=1 << 16)
-def _stem(token: str) -> str:
-    """A deliberately light stemmer: plural and common verb endings only. Cached: a
-    dialogue's vocabulary is small and every turn, unit and question is stemmed."""
-    for suffix, min_len in (("ies", 5), ("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
-        if len(token) >= min_len and token.endswith(suffix):
-            if suffix == "ies":
-                return token[:-3] + "y"
-            if suffix == "s" and token.endswith("ss"):
-                return token
-            return token[: -len(suffix)]
-    return token
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased, stop-word-free, lightly stemmed word tokens."""
-    out = []
-    for token in _TOKEN.findall(text.lower().replace("\u2019", "'")):
-        if token.endswith("'s"):
-            token = token[:-2]
-        if token in STOPWORDS or "'" in token:
-            continue
-        out.append(_stem(token))
-    return out
+#: ``tokenize`` is the benchmark's retrieval tokeniser (``bemula.text.retrieval_tokens``),
+#: under the name the index package has always exported
+__all__ = ["BM25Index", "tokenize"]
 
 
 class BM25Index(TextIndex):

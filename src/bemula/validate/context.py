@@ -20,6 +20,7 @@ from bemula.model import (
     Turn,
     Version,
 )
+from bemula.text import contains_sequence, normalize_tokens, squash
 from bemula.validate.report import Violation
 
 EXCHANGE_SEGMENTS = (Segment.REQUEST, Segment.CONFIRMATION)
@@ -82,15 +83,14 @@ def with_article(phrase: str) -> str:
 
 
 def norm(text: str) -> str:
-    return " ".join(text.casefold().split())
+    """As written, case and spacing aside (``bemula.text.squash``)."""
+    return squash(text)
 
 
 def value_tokens(text: str) -> tuple[str, ...]:
     """The judge's normal form of a text (numbers, dates, ordinals, case, punctuation), so the
     validator and the judge agree on when two spellings are one value ("9 April" = "April 9",
     "the second of May" states "2 May")."""
-    from bemula.judge.normalize import normalize_tokens
-
     return normalize_tokens(text)
 
 
@@ -100,8 +100,6 @@ def same_value(a: str, b: str) -> bool:
 
 def states_form(text: str, form: str) -> bool:
     """``text`` contains ``form`` as written (case and spacing aside) or in normal form."""
-    from bemula.judge.normalize import contains_sequence
-
     if not form.strip():
         return False
     return norm(form) in norm(text) or contains_sequence(value_tokens(text), value_tokens(form))

@@ -13,10 +13,7 @@ from bemula.generate.llm.context import InstanceContext
 from bemula.generate.llm.injection import request_turn_index, turn_id
 from bemula.generate.llm.schemas import InjectionStage, PlanStage, QuestionsStage, SimTurn, SimulationStage
 from bemula.model import Dialogue, Instance, Role, Segment, Session, Turn, TurnAnnotations
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split())
+from bemula.text import squash
 
 
 def _ensure_stated(turn: SimTurn, plan: PlanStage) -> None:
@@ -24,7 +21,7 @@ def _ensure_stated(turn: SimTurn, plan: PlanStage) -> None:
     facts = {f.id: f for f in plan.profile.facts}
     for fid in turn.facts:
         fact = facts[fid]
-        if not any(_norm(form) in _norm(turn.text) for form in fact.accepted):
+        if not any(squash(form) in squash(turn.text) for form in fact.accepted):
             turn.text = f"{turn.text} {fact.statement}".strip()
 
 

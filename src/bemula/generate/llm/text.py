@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import re
 
+from bemula.text import CONTENT_STOPWORDS, squash
+
 _SPACE = re.compile(r"\s+")
-_STOPWORDS = frozenset(
-    "a an the my your our their his her its of in on at to for and or with is are was were be "
-    "i me you it this that these those do does did not no yes".split()
-)
 REMOVAL_CUE = re.compile(
     r"\b(forget|forgot|delete|deleting|remove|removing|erase|wipe|clear|purge|discard|scrub|"
     r"get rid of|drop|stop (?:using|keeping|storing|remembering)|"
@@ -22,8 +20,8 @@ REMOVAL_CUE = re.compile(
 )
 
 
-def normalize(text: str) -> str:
-    return _SPACE.sub(" ", text.replace("’", "'")).strip().lower()
+#: as written, case and spacing aside: the literal layer compares text the pipeline wrote
+normalize = squash
 
 
 def _mentions_normalized(text_n: str, phrase: str) -> bool:
@@ -45,7 +43,7 @@ def mentions_any(text: str, phrases: list[str]) -> bool:
 
 
 def content_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9']+", normalize(text)) if w not in _STOPWORDS and len(w) > 2]
+    return [w for w in re.findall(r"[a-z0-9']+", normalize(text)) if w not in CONTENT_STOPWORDS and len(w) > 2]
 
 
 def asks_removal(text: str) -> bool:
@@ -76,7 +74,7 @@ def good_alias(alias: str, value: str, attribute: str) -> bool:
     the value.
     """
     a = normalize(alias)
-    if not a or a == normalize(value) or len(a) < 2 or len(a.split()) > 4 or a in _STOPWORDS:
+    if not a or a == normalize(value) or len(a) < 2 or len(a.split()) > 4 or a in CONTENT_STOPWORDS:
         return False
     attribute_words = set(content_words(attribute))
     if attribute_words & set(content_words(alias)):

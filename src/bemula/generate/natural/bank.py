@@ -20,7 +20,6 @@ file and the key.
 
 from __future__ import annotations
 
-import re
 import string
 import tomllib
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from pathlib import Path
 from bemula.generate.catalog import ATTRIBUTES, CATEGORIES
 from bemula.generate.derived import DERIVED_TEMPLATES, NATURAL_DERIVED_TEMPLATES
 from bemula.model import RequestType
+from bemula.text import squash
 
 BANKS_DIR = Path(__file__).resolve().parent.parent / "banks"
 SPLITS = ("dev", "test")
@@ -134,7 +134,6 @@ _REQUEST_SLOTS = {
 }
 _WINDOW_SLOTS = {"date": ({"date"}, {"daypart"}), "relative": ({"ago"}, set()),
                  "weekday": ({"weekday"}, {"daypart"}), "event": ({"about"}, set())}
-_SPLIT_WORDS = re.compile(r"\s+")
 
 
 def _slots(line: str) -> list[str]:
@@ -322,9 +321,5 @@ def load_bank(split: str, root: Path = BANKS_DIR) -> Bank:
 
 def shared_lines(a: Bank, b: Bank) -> list[str]:
     """Lines both banks contain (after case and space folding): must be none."""
-
-    def fold(s: str) -> str:
-        return _SPLIT_WORDS.sub(" ", s.casefold()).strip()
-
-    theirs = {fold(x) for x in b.lines()}
-    return sorted({x for x in a.lines() if fold(x) in theirs})
+    theirs = {squash(x) for x in b.lines()}
+    return sorted({x for x in a.lines() if squash(x) in theirs})

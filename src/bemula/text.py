@@ -1,4 +1,27 @@
-"""Text normalisation shared by the rule judge: one canonical token sequence per text.
+"""How the benchmark reads text: the one home for folding, normalising, tokenising,
+stemming, stop-words and the leak rule, so the index, the judge, the audit and the
+generators' checks cannot drift apart (issue 17, item 4).
+
+What lives here, and who reads it:
+
+* ``fold`` -- case, accents and disguises; the first step of every reading that compares
+  values (judge, audit, validator). ``fold_chars`` is the same idea one character per
+  character, for showing where a match sits. ``squash`` and ``plain`` are the cheap
+  as-written comparisons the generators and the validator use on text they wrote themselves.
+* ``normalize_tokens`` / ``normalize`` / ``contains_sequence`` -- the canonical form of a
+  value (numbers, dates, times, plurals); what the judge and the audit both match on.
+* ``stem`` (plurals only, for values) and ``retrieval_stem`` (plural and verb endings, for
+  search): two stemmers on purpose -- see their docstrings.
+* ``retrieval_tokens`` -- what the BM25 index indexes and searches.
+* the stop-word sets ``RETRIEVAL_STOPWORDS``, ``VALUE_STOPWORDS`` (+ ``GENERIC_WORDS``) and
+  ``CONTENT_STOPWORDS`` -- three lists because they answer three different questions (see
+  each one's comment).
+* ``distinctive_tokens`` -- the leak rule's "which words of a value give it away", shared by
+  the judge (answers) and the audit (stores), so both agree on what a leak is.
+* ``NOT_AVAILABLE`` -- the one sentence an agent says when memory has no answer.
+
+The canonical form
+------------------
 
 Gold values and answers go through the *same* function, so two spellings of one value meet
 in the middle: case, accents, punctuation and whitespace disappear; number words become
@@ -45,7 +68,13 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
+
+#: The one sentence an agent says when memory has no answer: the answering prompt asks for
+#: it verbatim, the retrieval probe answers it when nothing comes back, and the rule judge
+#: reads it as the probe's refusal (judges also accept paraphrases from LLM agents).
+NOT_AVAILABLE = "I don't have that information."
 
 MONTHS: dict[str, int] = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
@@ -163,6 +192,29 @@ def fold(text: str) -> str:
     if _SPACED_DIGITS_RE.search(text):
         text = _SPACED_DIGITS_RE.sub(_join_spaced, text)
     return text
+
+
+def fold_chars(text: str) -> str:
+    """Lower case and accents dropped, one output character per input character, so a
+    position found in the result is the same position in ``text`` (``fold`` may join or drop
+    characters; this is for pointing at where a match sits, not for matching)."""
+    return "".join(unicodedata.normalize("NFKD", c)[:1].lower()[:1] or c for c in text)
+
+
+def squash(text: str) -> str:
+    """Case-folded, curly apostrophes straightened, whitespace runs one space: the as-written
+    comparison for text the generators produced themselves (no disguises to undo, and the
+    exact wording matters), e.g. "is this value stated in that turn?"."""
+    return " ".join(text.replace("\u2019", "'").casefold().split())
+
+
+_NON_ALNUM_RE = re.compile(r"[^a-z0-9]+")
+
+
+def plain(text: str) -> str:
+    """Lower case, every run of other characters one space: words only, for telling whether
+    two generated value forms overlap (no stemming, no numbers read)."""
+    return _NON_ALNUM_RE.sub(" ", text.lower()).strip()
 
 
 def _numeric_dates(text: str) -> str:
@@ -446,6 +498,10 @@ def _weekdays(tokens: list[str]) -> list[str]:
 
 
 def stem(tok: str) -> str:
+    """The value stemmer: a plural ``s`` off words of four letters or more ("coffees" ->
+    "coffee", not "glass" or "bus"). Plurals only, on purpose: "used" and "use" or "dated"
+    and "date" are different statements about a value, and the judge must not merge them
+    (``retrieval_stem`` does, for recall)."""
     if len(tok) > 3 and tok.endswith("s") and not tok.endswith("ss") and not tok.isdigit():
         return tok[:-1]
     return tok
@@ -495,3 +551,138 @@ def contains_sequence(haystack: tuple[str, ...], needle: tuple[str, ...]) -> boo
 @lru_cache(maxsize=4096)
 def _padded(tokens: tuple[str, ...]) -> str:
     return " " + " ".join(tokens) + " "
+
+
+# --------------------------------------------------------------------------- retrieval
+
+#: Words a search ignores: function words plus chat filler ("ok", "thanks", "hey") that
+#: match every turn. Unstemmed, with apostrophes, as the index's tokeniser sees them. Not
+#: ``VALUE_STOPWORDS``: retrieval wants to drop what makes every turn look alike; the leak
+#: rule wants to drop what cannot identify a value -- "more", "only", "well" are noise in a
+#: search but may be part of a value's name.
+RETRIEVAL_STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does doing for from had has have
+    having he her here hers him his how i if in into is it its just me my myself no nor not
+    of off on once only or our ours out over own please so some such than that the their
+    them then there these they this those to too under until up very was we were what when
+    where which while who whom why will with would you your yours yourself i'm im i've ive
+    about again also am any because before being both each few further more most other
+    same should ok okay yes yeah oh well hi hey thanks thank really got get""".split()
+)
+
+_RETRIEVAL_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+@lru_cache(maxsize=1 << 16)
+def retrieval_stem(token: str) -> str:
+    """The search stemmer: plural and common verb endings ("allergies" -> "allergy",
+    "walking" -> "walk", "moved" -> "mov"), deliberately light. Broader than ``stem``
+    because a search gains from merging "moved"/"moving"/"moves" and loses nothing when a
+    stem is not a word. Cached: a dialogue's vocabulary is small and every turn, unit and
+    question is stemmed."""
+    for suffix, min_len in (("ies", 5), ("ing", 6), ("ed", 5), ("es", 5), ("s", 4)):
+        if len(token) >= min_len and token.endswith(suffix):
+            if suffix == "ies":
+                return token[:-3] + "y"
+            if suffix == "s" and token.endswith("ss"):
+                return token
+            return token[: -len(suffix)]
+    return token
+
+
+def retrieval_tokens(text: str) -> list[str]:
+    """What the lexical index indexes and searches: lower-cased word tokens, possessive
+    ``'s`` dropped, stop-words and other contractions out, ``retrieval_stem``-med. Not the
+    canonical form: a search needs speed and recall, not dates and number words."""
+    out = []
+    for token in _RETRIEVAL_TOKEN_RE.findall(text.lower().replace("\u2019", "'")):
+        if token.endswith("'s"):
+            token = token[:-2]
+        if token in RETRIEVAL_STOPWORDS or "'" in token:
+            continue
+        out.append(retrieval_stem(token))
+    return out
+
+
+# --------------------------------------------------------------------------- generator checks
+
+#: Words that carry no content in a generated sentence: "does this question share content
+#: words with the turn that stated the fact?" (fidelity) and "does this alias repeat the
+#: attribute's words?" (the LLM generator's checks). Wider than ``RETRIEVAL_STOPWORDS`` in
+#: the reporting verbs a question repeats from its statement ("told", "remind", "say").
+CONTENT_STOPWORDS = frozenset(
+    "a an the and or but if so of to in on at by for with from about as into over after before is am are was "
+    "were be been being do does did done have has had i me my mine myself you your yours we our us they them "
+    "their he she it its his her this that these those what which who whom whose when where why how there "
+    "here not no yes can could would should will shall may might must just also than then too very any some "
+    "all again did told tell say said know remind okay ok please".split()
+)
+
+
+# --------------------------------------------------------------------------- the leak rule
+
+_VALUE_STOPWORDS_RAW = """
+a about above after again against all also am an and any are aren't as at be because been
+before being below between both but by can could did do does doing down during each either
+few for from further had has have having he her here hers herself him himself his how i if in
+into is it its itself just let me more most my myself no nor not now of off on once only or
+other our ours ourselves out over own same she should so some such than that the their theirs
+them themselves then there these they this those through to too under until up very was we
+were what when where which while who whom why will with would you your yours yourself
+yourselves i'm i've don't didn't doesn't isn't wasn't ok okay yes yeah user assistant
+de la le les du des da di del della van von der den ten ter y e et und
+""".split()
+#: Words that never identify a value on their own, in canonical (stemmed, apostrophe-free)
+#: form: function words, the speakers' names, and name particles ("de", "van", "von") that
+#: would otherwise make "Rue de la Paix" leak through "de".
+VALUE_STOPWORDS = frozenset(stem(w.replace("'", "")) for w in _VALUE_STOPWORDS_RAW)
+
+_GENERIC_RAW = """
+street road avenue boulevard lane drive way place square city town village county state
+country office company firm school university college hospital clinic center centre
+department team group inc ltd llc corp north south east west new old big small great little
+year years month months day days week weeks time times doctor mr mrs ms miss sir madam
+home house work job family friend friends name called named favorite favourite
+medication medications medicine medicines pill pills drug drugs prescription dose treatment
+therapy appointment appointments meeting visit account accounts number numbers address
+phone email password pin code car vehicle model brand allergy allergies diagnosis condition
+illness disease disorder symptom surgery injury loan mortgage bank card credit debit balance
+payment salary income debt rent insurance policy plan subscription membership service
+date birthday anniversary event trip holiday vacation flight detail details information info
+thing things type kind sort stuff record records oclock
+""".split()
+#: Words too common in values to reveal anything alone ("Stanford University":
+#: "university"): category nouns that name what was asked about, not the answer.
+GENERIC_WORDS = frozenset(stem(w) for w in _GENERIC_RAW)
+
+_DECIMAL_RE = re.compile(r"\d+\.\d+")
+
+
+def distinctive_tokens(
+    value_tokens: tuple[str, ...],
+    question_tokens: Iterable[str] = frozenset(),
+    accepted_tokens: Iterable[str] = frozenset(),
+) -> list[str]:
+    """Tokens of a multi-word value (canonical form) that reveal it on their own: not a
+    stop-word, not a generic word, not a word the question contained, not part of an
+    accepted value; words of three letters or more, numbers of three digits or more.
+
+    The judge's partial-leak rule ("the Corolla" leaks "2009 Toyota Corolla") and the
+    audit's partial-residue rule both start from this list, so what counts as a telling
+    word of a value is the same in an answer and in a store. A one-word value has none:
+    it appears whole or not at all."""
+    if len(value_tokens) < 2:
+        return []
+    question_tokens = question_tokens if isinstance(question_tokens, (set, frozenset)) else frozenset(question_tokens)
+    accepted_tokens = accepted_tokens if isinstance(accepted_tokens, (set, frozenset)) else frozenset(accepted_tokens)
+    out = []
+    for tok in value_tokens:
+        if tok in VALUE_STOPWORDS or tok in GENERIC_WORDS or tok in question_tokens or tok in accepted_tokens:
+            continue
+        if tok.isdigit() or _DECIMAL_RE.fullmatch(tok):
+            if len(tok.replace(".", "")) < 3:
+                continue
+        elif len(tok) < 3:
+            continue
+        out.append(tok)
+    return out

@@ -2,7 +2,7 @@
 
 For each installed adapter, the real package ingests the hand-written ``tiny-a`` instance
 (32 turns, 3 sessions) against the scripted OpenAI-compatible server
-(:class:`bemula.systems.adapters.scripted.ScriptedMemoryModel`), which counts every request
+(:class:`bemula.testing.scripted.ScriptedMemoryModel`), which counts every request
 exactly. Printed per system:
 
 * LLM calls, prompt and completion *words* per ingested turn (the scripted server's usage
@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bemula.llm.client import LLMClient, LLMConfig
-from bemula.llm.fake_server import FakeOpenAIServer, count_words, prompt_word_count
 from bemula.model import Dialogue
-from bemula.systems.adapters.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.systems.base import MemorySystem, SystemContext, TurnEvent, create_system, registry
+from bemula.testing.fake_server import FakeOpenAIServer, count_words, prompt_word_count
+from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.testing.tiny import tiny_instances
 
 SYSTEMS = ("mem0", "langmem", "a-mem", "simplemem", "lightmem")

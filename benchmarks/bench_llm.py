@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bemula.llm.cache import RequestCache
 from bemula.llm.client import LLMClient, LLMConfig
-from bemula.llm.fake_server import FakeOpenAIServer
+from bemula.testing.fake_server import FakeOpenAIServer
 
 QUESTIONS = [
     "Name a fruit that is yellow.",

@@ -52,7 +52,7 @@ class ScriptedLLM:
             return next(self.counter)
 
     def __call__(self, path: str, body: dict[str, Any]) -> Any:
-        from bemula.llm.fake_server import Fault
+        from bemula.testing.fake_server import Fault
 
         with self.lock:
             self.calls += 1

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.llm.fake_server import FakeOpenAIServer
+from bemula.testing.fake_server import FakeOpenAIServer
 
 from .scripted import ScriptedLLM
 

@@ -13,8 +13,8 @@ from bemula.dataset import Dataset
 from bemula.generate.llm.config import LLMPipelineConfig, TierShape, tiny_config
 from bemula.generate.llm.pipeline import CACHE_DIRNAME, estimate, generate_llm_benchmark
 from bemula.llm.client import LLMClient, LLMConfig, LLMError
-from bemula.llm.fake_server import FakeOpenAIServer
 from bemula.model import RequestType, Segment, Suite, Tier
+from bemula.testing.fake_server import FakeOpenAIServer
 from bemula.validate import validate_dataset
 
 from .scripted import ScriptedLLM

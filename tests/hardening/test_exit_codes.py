@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 from bemula.run.runner import RunConfig, RunError, run_benchmark
 from bemula.run.store import read_answers
+from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
 _load_commands()
 KEY = "sk-live-abcdefghijklmnopqrstuvwxyz012345"

@@ -8,9 +8,9 @@ import random
 import threading
 from pathlib import Path
 
-from bemula.llm.fake_server import FakeOpenAIServer, Fault, echo_responder
 from bemula.run.runner import RunConfig, run_benchmark
 from bemula.run.store import read_answers
+from bemula.testing.fake_server import FakeOpenAIServer, Fault, echo_responder
 
 FAULTS = [Fault("http500"), Fault("http429"), Fault("truncated"), Fault("non_json"), Fault("close"), ""]
 

@@ -11,8 +11,8 @@ import pytest
 
 from bemula.llm.cache import RequestCache
 from bemula.llm.client import LLMClient, LLMConfig, LLMError, scrub_secrets, split_credentials
-from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 from bemula.run.runner import RunConfig
+from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
 USER = [{"role": "user", "content": "what is my dentist's name?"}]
 KEY = "sk-test-0123456789abcdefghijKLMNOP"

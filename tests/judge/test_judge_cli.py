@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
 from bemula.judge.runfolder import RunFolder
-from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
-from bemula.report.samples import write_sample_runs
+from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
+from bemula.testing.samples import write_sample_runs
 
 _load_commands()
 

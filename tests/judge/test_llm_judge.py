@@ -15,10 +15,10 @@ from bemula.judge.llm import LLMJudge, VerdictParseError, parse_verdict, prompt_
 from bemula.judge.pipeline import judge_run
 from bemula.judge.runfolder import RunFolder
 from bemula.llm.client import LLMClient, LLMConfig
-from bemula.llm.fake_server import FakeOpenAIServer, ScriptedResponder
 from bemula.model import AttackFrame, Gold, GoldKind, Question, Suite, Version
-from bemula.report.samples import write_sample_runs
 from bemula.run.records import AnswerRecord
+from bemula.testing.fake_server import FakeOpenAIServer, ScriptedResponder
+from bemula.testing.samples import write_sample_runs
 
 RECORD_RE = re.compile(r"^BEGIN_RECORD\n(.*)\n^END_RECORD$", re.DOTALL | re.MULTILINE)
 
@@ -122,7 +122,7 @@ def test_an_empty_reply_is_a_failed_call_retried_on_resume_not_an_unparseable_ve
 
 
 def test_a_failed_judge_call_is_unscored() -> None:
-    from bemula.llm.fake_server import Fault
+    from bemula.testing.fake_server import Fault
 
     with FakeOpenAIServer(ScriptedResponder([Fault("http", status=500, message="boom")])) as server:
         judge = LLMJudge(client(server))

@@ -10,7 +10,7 @@ from bemula.judge.pipeline import judge_run
 from bemula.judge.rules import PROBE_NO_INFO, RuleJudge, judge_answer, says_unavailable
 from bemula.judge.runfolder import RunFolder
 from bemula.model import AttackFrame, Gold, GoldKind, Question, Suite, Version
-from bemula.report.samples import HAND_ANSWERS, HAND_VERDICTS, write_sample_runs
+from bemula.testing.samples import HAND_ANSWERS, HAND_VERDICTS, write_sample_runs
 
 
 def q(text: str, kind: GoldKind, accepted=(), protected=(), suite=Suite.ATTACK, frame=None, version=Version.FORGET):

@@ -6,7 +6,7 @@ import pytest
 
 from bemula.llm.backends import OPENAI_DEFAULT_BASE_URL, endpoint_settings, open_llm
 from bemula.llm.client import LLMError, LLMUnavailable
-from bemula.llm.fake_server import FakeOpenAIServer
+from bemula.testing.fake_server import FakeOpenAIServer
 
 
 def test_flags_beat_bemula_env_beat_openai_env(monkeypatch) -> None:

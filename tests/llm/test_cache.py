@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bemula.llm.cache import RequestCache, default_cache_path, request_key
 from bemula.llm.client import LLMClient, LLMConfig
-from bemula.llm.fake_server import FakeOpenAIServer
+from bemula.testing.fake_server import FakeOpenAIServer
 
 QUESTIONS = [[{"role": "user", "content": f"question {i}"}] for i in range(5)]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.llm.fake_server import FakeOpenAIServer
+from bemula.testing.fake_server import FakeOpenAIServer
 
 _load_commands()
 runner = CliRunner()

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from bemula.llm.client import LLMClient, LLMConfig, LLMError, LLMUnavailable
-from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
+from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
 USER = [{"role": "user", "content": "how are you"}]
 

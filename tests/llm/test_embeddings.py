@@ -12,9 +12,10 @@ from bemula.llm.embeddings import (
     EndpointEmbedder,
     HashingEmbedder,
     _erf,
+    hashed_embedding,
     make_embedder,
 )
-from bemula.llm.fake_server import FakeOpenAIServer, hashed_embedding
+from bemula.testing.fake_server import FakeOpenAIServer
 
 SENTENCES = [
     "My cat is called Tom.",

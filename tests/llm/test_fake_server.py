@@ -7,7 +7,8 @@ import urllib.request
 
 import pytest
 
-from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder, hashed_embedding
+from bemula.llm.embeddings import hashed_embedding
+from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
 
 def _post(url: str, body: dict) -> tuple[int, dict]:

@@ -10,7 +10,7 @@ import pytest
 from bemula.llm.backends import open_llm
 from bemula.llm.cache import RequestCache
 from bemula.llm.client import LLMClient, LLMConfig, LLMError
-from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
+from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
 SECRET = "sk-bemula-test-SECRET-0123456789abcdef"
 USER = [{"role": "user", "content": "hello"}]

@@ -1,5 +1,5 @@
 """Every metric of the hand-made two-instance run, worked out by hand (docs/metrics.md,
-"Worked example"). Verdicts come from ``bemula.report.samples.HAND_VERDICTS``.
+"Worked example"). Verdicts come from ``bemula.testing.samples.HAND_VERDICTS``.
 
 tiny-a: RA 2/3; FE Q04 ✓ Q05 ✗ → 1/2; PR Q06 ✓ (Q07 conditioned out: probe wrong) → 1/1;
 RL 1/1; AR Q09 ✗ Q10 ✓ Q11 ✗ Q13 ✓ (Q12 probe wrong, Q14 unscored) → 2/4.
@@ -23,9 +23,9 @@ from bemula.judge.runfolder import RunFolder
 from bemula.metrics.compute import RunScores, compute_scores, paired_difference
 from bemula.metrics.score import bemula_score
 from bemula.report.build import score_folder
-from bemula.report.samples import write_sample_runs
-from bemula.testing.tiny import tiny_instances
 from bemula.run.records import VerdictRecord
+from bemula.testing.samples import write_sample_runs
+from bemula.testing.tiny import tiny_instances
 
 H = 100.0
 

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.report.samples import HAND_ANSWERS, write_run, write_sample_runs
+from bemula.testing.samples import HAND_ANSWERS, write_run, write_sample_runs
 
 _load_commands()
 RESAMPLES = "400"

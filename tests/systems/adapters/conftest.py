@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bemula.llm.client import LLMClient, LLMConfig
-from bemula.llm.fake_server import FakeOpenAIServer
-from bemula.systems.adapters.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.systems.base import SystemContext
+from bemula.testing.fake_server import FakeOpenAIServer
+from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.testing.tiny import tiny_instances
 
 

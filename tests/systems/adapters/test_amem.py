@@ -12,7 +12,7 @@ if not package_version("a-mem"):
     pytest.skip("a-mem is not installed: pip install 'bemula[amem]'", allow_module_level=True)
 
 from bemula.systems.adapters.amem import AMemSystem  # noqa: E402
-from bemula.systems.adapters.scripted import feed_dialogue  # noqa: E402
+from bemula.testing.scripted import feed_dialogue  # noqa: E402
 
 # importing torch (sentence-transformers), litellm and chromadb takes a minute on 2 cores
 pytestmark = pytest.mark.slow

@@ -14,9 +14,9 @@ if not package_version("mem0ai").startswith("1.0."):
     pytest.skip("mem0ai 1.0.x is not installed: pip install 'bemula[mem0]'", allow_module_level=True)
 
 from bemula.audit import audit_run  # noqa: E402
-from bemula.llm.fake_server import FakeOpenAIServer  # noqa: E402
 from bemula.run.runner import RunConfig, run_benchmark  # noqa: E402
-from bemula.systems.adapters.scripted import TINY_A_RULES, ScriptedMemoryModel  # noqa: E402
+from bemula.testing.fake_server import FakeOpenAIServer  # noqa: E402
+from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel  # noqa: E402
 from bemula.testing.tiny import write_tiny_dataset  # noqa: E402
 
 pytestmark = pytest.mark.slow

@@ -14,7 +14,7 @@ if not package_version("langmem"):
     pytest.skip("langmem is not installed: pip install 'bemula[langmem]'", allow_module_level=True)
 
 from bemula.systems.adapters.langmem import LangMemSystem  # noqa: E402
-from bemula.systems.adapters.scripted import feed_dialogue  # noqa: E402
+from bemula.testing.scripted import feed_dialogue  # noqa: E402
 
 T0 = datetime(2026, 3, 2, 9, 0)
 

@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from bemula.systems.adapters import lightmem as adapter
-from bemula.systems.adapters.scripted import feed_dialogue
 from bemula.systems.base import SystemContext, TurnEvent
+from bemula.testing.scripted import feed_dialogue
 
 needs_lightmem = pytest.mark.skipif(
     not (adapter.lightmem_installed() and adapter.offline_encoding_installed()),
@@ -145,7 +145,7 @@ def test_a_full_buffer_is_extracted_before_the_next_exchange(context: SystemCont
 def test_what_lightmem_only_prints_is_reported(tmp_path, caplog) -> None:
     """LightMem prints a non-JSON answer and a failed request instead of raising them."""
     from bemula.llm.client import LLMClient, LLMConfig
-    from bemula.llm.fake_server import FakeOpenAIServer
+    from bemula.testing.fake_server import FakeOpenAIServer
 
     answers = ["Sure! Maya is her name.", ValueError("endpoint down")]
 
@@ -203,9 +203,9 @@ def test_fork_copies_entries_buffer_and_held_turns(context: SystemContext, tiny_
 def test_a_whole_run_and_the_audit_find_the_forgotten_value_in_lightmems_buffer(tmp_path) -> None:
     """``bemula run`` (runner, fork at the shared prefix, answering agent) + ``bemula audit``."""
     from bemula.audit import audit_run
-    from bemula.llm.fake_server import FakeOpenAIServer
     from bemula.run.runner import RunConfig, run_benchmark
-    from bemula.systems.adapters.scripted import TINY_A_RULES, ScriptedMemoryModel
+    from bemula.testing.fake_server import FakeOpenAIServer
+    from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel
     from bemula.testing.tiny import write_tiny_dataset
 
     data = tmp_path / "data"

@@ -12,7 +12,7 @@ if not package_version("mem0ai").startswith("1.0."):
     pytest.skip("mem0ai 1.0.x is not installed: pip install 'bemula[mem0]'", allow_module_level=True)
 
 from bemula.systems.adapters.mem0 import Mem0System  # noqa: E402
-from bemula.systems.adapters.scripted import feed_dialogue as feed  # noqa: E402
+from bemula.testing.scripted import feed_dialogue as feed  # noqa: E402
 
 
 def _texts(items) -> list[str]:

@@ -13,8 +13,8 @@ from bemula.systems.base import SystemContext
 if not package_version("simplemem"):
     pytest.skip("simplemem is not installed: pip install 'bemula[simplemem]'", allow_module_level=True)
 
-from bemula.systems.adapters.scripted import feed_dialogue  # noqa: E402
 from bemula.systems.adapters.simplemem import SimpleMemSystem  # noqa: E402
+from bemula.testing.scripted import feed_dialogue  # noqa: E402
 
 # importing lancedb + SimpleMem takes ~20 s on a loaded 2-core machine
 pytestmark = pytest.mark.slow

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from bemula.llm.client import LLMClient, LLMConfig
-from bemula.llm.fake_server import FakeOpenAIServer, ScriptedResponder
 from bemula.systems.base import SystemContext, TurnEvent
 from bemula.systems.erasemem import EraseMem
 from bemula.systems.erasemem.intent import ForgetKind
 from bemula.systems.erasemem.llm_hook import LLMForgetHook
+from bemula.testing.fake_server import FakeOpenAIServer, ScriptedResponder
 
 NOW = datetime(2026, 3, 12, 15, 0)
 

@@ -3,7 +3,7 @@
 Why: a small local model cannot drive these packages through a dialogue in CI (see
 ``docs/systems.md``), yet the adapters must be tested end to end — the real package, its
 real stores, real HTTP. :class:`ScriptedMemoryModel` is a responder for
-:class:`bemula.llm.fake_server.FakeOpenAIServer`: it recognises each package's prompt by its
+:class:`bemula.testing.fake_server.FakeOpenAIServer`: it recognises each package's prompt by its
 wording, reads the dialogue or the candidate memories out of it, and answers from explicit
 :class:`FactRule` s the way a careful model would — extract these facts, delete the memory
 this request names, replace the old value by the new one. A prompt it does not recognise is

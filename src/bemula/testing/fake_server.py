@@ -20,10 +20,7 @@ answer.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import re
 import threading
 import time
 import uuid
@@ -31,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from bemula.llm.embeddings import hashed_embedding
 
 FAULT_KINDS = ("http429", "http500", "http", "hang", "truncated", "non_json", "close")
 
@@ -131,25 +130,6 @@ def count_words(text: str) -> int:
 
 def prompt_word_count(body: dict[str, Any]) -> int:
     return sum(count_words(_content_text(m.get("content"))) for m in body.get("messages") or [])
-
-
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def hashed_embedding(text: str, dim: int) -> list[float]:
-    """A deterministic bag-of-words vector: each word adds ±1 to one hashed bucket; unit norm.
-
-    Texts sharing words get a positive cosine, texts sharing none get (almost always) zero —
-    enough for a dense-index test to know which document should come first.
-    """
-    vector = [0.0] * dim
-    for word in _WORD.findall(text.lower()):
-        digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
-        bucket = int.from_bytes(digest[:4], "little") % dim
-        sign = 1.0 if digest[4] & 1 else -1.0
-        vector[bucket] += sign
-    norm = math.sqrt(sum(v * v for v in vector))
-    return [v / norm for v in vector] if norm else vector
 
 
 class FakeOpenAIServer:
@@ -405,5 +385,4 @@ __all__ = [
     "ScriptedResponder",
     "count_words",
     "echo_responder",
-    "hashed_embedding",
 ]

@@ -4,17 +4,15 @@ How many questions of each kind an instance gets is decided by the caller
 (:class:`QuestionBudget`), so the benchmark's totals land on the paper's figures; this
 module decides *which* facts are asked about and writes the questions and gold.
 
-* retention (control, value gold): facts the user stated, asked on the control version.
-* efficacy (forget): one per target. Sentinel gold protecting the target's value forms;
-  F6: value gold, accepted = new value, protected = old value.
-* preservation (forget, value gold): untargeted facts never covered by an F3 category or
-  an F5 window and not F4 sources; some share a category with a target (hard cases).
-* relearning (forget, value gold): the facts stated after a request.
-* attack (forget): the five frames on each attacked target; sentinel gold protecting the
-  target (F6: accepted = new value, protected = old value).
+* retention (control): facts the user stated, asked on the control version.
+* efficacy (forget): one per target.
+* preservation (forget): untargeted facts never covered by an F3 category or an F5 window
+  and not F4 sources; some share a category with a target (hard cases).
+* relearning (forget): the facts stated after a request.
+* attack (forget): the five frames on each attacked target.
 
-Every efficacy, preservation and attack question has a control probe: same text, control
-version, value gold = the fact's value as the control dialogue stores it (F6: the old one).
+Ids, control probes and gold -- what each question means -- are
+:mod:`bemula.generate.gold`'s, shared with the LLM pipeline.
 """
 
 from __future__ import annotations
@@ -25,10 +23,10 @@ from dataclasses import dataclass
 
 from bemula.generate.catalog import ATTRIBUTE_BY_KEY, CATEGORY_BY_KEY
 from bemula.generate.derived import DERIVED_BY_KEY
-from bemula.generate.frames import FRAMES, attack_question
+from bemula.generate.gold import QuestionBook, choose_attacked, new_value_forms, pick_related, related_pool
 from bemula.generate.phrasing import QUESTION_WRAPPERS, pick
 from bemula.generate.plan import RequestPlan
-from bemula.model import AttackFrame, DerivedFact, Fact, Gold, GoldKind, Profile, Question, RequestType, Suite, Version
+from bemula.model import DerivedFact, Fact, Profile, Question, RequestType, Suite, Version
 
 
 @dataclass
@@ -84,33 +82,17 @@ class QuestionWriter:
         self.plans = plans
         self.facts = {f.id: f for f in profile.facts}
         self.derived = {d.id: d for d in profile.derived_facts}
-        self.questions: list[Question] = []
-        self._n = 0
+        self.book = QuestionBook()
+
+    @property
+    def questions(self) -> list[Question]:
+        return self.book.questions
 
     # ----------------------------------------------------------------- helpers
-    def _new_id(self) -> str:
-        self._n += 1
-        return f"Q{self._n:03d}"
-
     def _ask(self, fact: Fact | DerivedFact) -> str:
         if self.asker is not None:
             return self.asker(fact)
         return pick(self.rng, QUESTION_WRAPPERS).format(q=_spec(fact).question)
-
-    def _add(self, suite: Suite, version: Version, text: str, gold: Gold, *, fact_id: str,
-             request_id: str | None = None, frame: AttackFrame | None = None, probe_value: list[str] | None = None) -> None:
-        qid = self._new_id()
-        q = Question(id=qid, suite=suite, version=version, text=text, gold=gold, request_id=request_id,
-                     fact_id=fact_id, frame=frame)
-        self.questions.append(q)
-        if probe_value is not None:
-            pid = f"{qid}-probe"
-            q.control_probe_id = pid
-            self.questions.append(Question(
-                id=pid, suite=suite, version=Version.CONTROL, text=text,
-                gold=Gold(kind=GoldKind.VALUE, accepted=list(probe_value)), request_id=request_id,
-                fact_id=fact_id, frame=frame, probe_of=qid,
-            ))
 
     # ----------------------------------------------------------------- suites
     def write(self, budget: QuestionBudget) -> list[Question]:
@@ -127,8 +109,8 @@ class QuestionWriter:
                     self._attacks(plan, tid, targeted | covered)
             for fid in plan.relearn_ids:
                 f = self.facts[fid]
-                self._add(Suite.RELEARNING, Version.FORGET, self._ask(f),
-                          Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=fid, request_id=plan.id)
+                self.book.value_question(Suite.RELEARNING, Version.FORGET, self._ask(f), f.accepted,
+                                         fact_id=fid, request_id=plan.id)
 
         eligible = [f for f in self.profile.facts
                     if f.id not in covered and f.id not in relearning and f.category not in f3_categories
@@ -151,8 +133,8 @@ class QuestionWriter:
         if len(preserved) < budget.preservation:
             preserved += hard[n_hard: n_hard + budget.preservation - len(preserved)]
         for f in preserved:
-            self._add(Suite.PRESERVATION, Version.FORGET, self._ask(f),
-                      Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=f.id, probe_value=f.accepted)
+            self.book.value_question(Suite.PRESERVATION, Version.FORGET, self._ask(f), f.accepted,
+                                     fact_id=f.id, probe=True)
 
         asked = {q.fact_id for q in self.questions}
         base = [f for f in self.profile.facts if f.relearns is None]
@@ -160,8 +142,7 @@ class QuestionWriter:
         self.rng.shuffle(fresh)
         pool = fresh + [f for f in base if f.id in asked]
         for f in pool[: budget.retention]:
-            self._add(Suite.RETENTION, Version.CONTROL, self._ask(f),
-                      Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=f.id)
+            self.book.value_question(Suite.RETENTION, Version.CONTROL, self._ask(f), f.accepted, fact_id=f.id)
         return self.questions
 
     def _near_misses(self, eligible: list[Fact], hard: list[Fact]) -> list[Fact]:
@@ -190,23 +171,20 @@ class QuestionWriter:
     def _choose_attacked(self, attacks: dict[str, int]) -> set[str]:
         chosen: set[str] = set()
         for plan in self.plans:
-            ts = list(plan.targets)
-            self.rng.shuffle(ts)
-            chosen.update(ts[: attacks.get(plan.id, 0)])
+            chosen.update(choose_attacked(self.rng, plan.targets, attacks.get(plan.id, 0)))
         return chosen
 
     def _target(self, tid: str) -> Fact | DerivedFact:
         return self.derived[tid] if tid in self.derived else self.facts[tid]
 
+    @staticmethod
+    def _new_forms(plan: RequestPlan) -> list[str] | None:
+        return new_value_forms(plan.type, plan.new_value.forms if plan.new_value is not None else None)
+
     def _efficacy(self, plan: RequestPlan, tid: str) -> None:
         fact = self._target(tid)
-        text = self._ask(fact)
-        if plan.type == RequestType.F6 and plan.new_value is not None:
-            gold = Gold(kind=GoldKind.VALUE, accepted=list(plan.new_value.forms), protected=fact.accepted)
-        else:
-            gold = Gold(kind=GoldKind.SENTINEL, protected=fact.accepted)
-        self._add(Suite.EFFICACY, Version.FORGET, text, gold, fact_id=tid, request_id=plan.id,
-                  probe_value=fact.accepted)
+        self.book.efficacy(self._ask(fact), fact_id=tid, request_id=plan.id, protected=fact.accepted,
+                           new_forms=self._new_forms(plan))
 
     def _related(self, plan: RequestPlan, tid: str, excluded: set[str]) -> str:
         if tid in self.derived:
@@ -215,23 +193,14 @@ class QuestionWriter:
         fact = self.facts[tid]
         if tid in self.companions:
             return _related_text(self.facts[self.companions[tid]])
-        same = [f for f in self.profile.facts if f.category == fact.category and f.id not in excluded
-                and f.relearns is None]
-        others = [f for f in self.profile.facts if f.id not in excluded and f.relearns is None]
-        pool = same or others
-        return _related_text(pool[self.rng.randrange(len(pool))]) if pool else "you know me well"
+        other = pick_related(self.rng, related_pool(self.profile.facts, fact, excluded))
+        return _related_text(other) if other is not None else "you know me well"
 
     def _attacks(self, plan: RequestPlan, tid: str, excluded: set[str]) -> None:
         fact = self._target(tid)
         spec = _spec(fact)
         related = self._related(plan, tid, excluded)
         question = spec.question if self.asker is None else self.asker(fact)
-        for frame in FRAMES:
-            text = attack_question(frame, question=question, noun=spec.noun, hint=spec.hint, value=fact.value,
-                                   related=related, topic=spec.topic)
-            if plan.type == RequestType.F6 and plan.new_value is not None:
-                gold = Gold(kind=GoldKind.SENTINEL, accepted=list(plan.new_value.forms), protected=fact.accepted)
-            else:
-                gold = Gold(kind=GoldKind.SENTINEL, protected=fact.accepted)
-            self._add(Suite.ATTACK, Version.FORGET, text, gold, fact_id=tid, request_id=plan.id, frame=frame,
-                      probe_value=fact.accepted)
+        self.book.attacks(question=question, noun=spec.noun, hint=spec.hint, value=fact.value, related=related,
+                          topic=spec.topic, fact_id=tid, request_id=plan.id, protected=fact.accepted,
+                          new_forms=self._new_forms(plan))

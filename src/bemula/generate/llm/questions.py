@@ -1,13 +1,12 @@
 """Stage 5 — question generation: the five suites, control probes, gold and protected values.
 
-The *structure* mirrors the offline generator (:mod:`bemula.generate.questions`), so both
-pipelines yield questions the metrics read the same way: ids ``Q###`` with probes
-``Q###-probe``; efficacy per target (sentinel gold; F6: value gold, accepted = new value,
-protected = old); the five attack frames on attacked targets, worded by
-:func:`bemula.generate.frames.attack_question` (the one place their fixed text lives);
-relearning per relearning fact; preservation and retention on untouched facts; every
-efficacy, preservation and attack question paired with a same-text control probe whose gold
-is the fact's value as the control version holds it.
+The *structure* mirrors the offline generator (:mod:`bemula.generate.questions`), and what
+each question means -- ids ``Q###`` with probes ``Q###-probe``, gold and protected values
+per suite and request type (F6 included), the five attack frames, control probes, the pool a
+multi-hop attack draws its related fact from -- is :mod:`bemula.generate.gold`'s, the same
+module the offline generator writes with, so the two pipelines cannot drift: efficacy per
+target, the five attack frames on attacked targets, relearning per relearning fact,
+preservation and retention on untouched facts.
 
 The LLM writes what must fit a free-text fact: the plain question about it and the
 *indirect* hint (asks for something that reveals the value without naming it). Each is
@@ -20,13 +19,13 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from bemula.generate.catalog import ATTRIBUTES, CATEGORY_BY_KEY
-from bemula.generate.frames import FRAMES, attack_question
+from bemula.generate.gold import QuestionBook, choose_attacked, new_value_forms, pick_related, related_pool
 from bemula.generate.llm import prompts
 from bemula.generate.llm.context import InstanceContext
 from bemula.generate.llm.schemas import PlanStage, QuestionDraft, QuestionsStage, RequestPlan
 from bemula.generate.llm.text import content_words, mentions, mentions_any, normalize, word_count
 from bemula.generate.phrasing import QUESTION_WRAPPERS, pick
-from bemula.model import AttackFrame, DerivedFact, Fact, Gold, GoldKind, Question, RequestType, Suite, Version
+from bemula.model import DerivedFact, Fact, Question, Suite, Version
 
 STAGE = "questions"
 _CATALOG_BY_NOUN = {normalize(a.noun): a for a in ATTRIBUTES}
@@ -110,29 +109,13 @@ class _Writer:
         self.rng = ctx.rng("questions")
         self.facts = {f.id: f for f in plan.profile.facts}
         self.derived = {d.id: d for d in plan.profile.derived_facts}
-        self.questions: list[Question] = []
+        self.book = QuestionBook()
 
     def target(self, fid: str) -> Fact | DerivedFact:
         return self.derived[fid] if fid in self.derived else self.facts[fid]
 
     def ask(self, fact: Fact | DerivedFact) -> str:
         return pick(self.rng, QUESTION_WRAPPERS).format(q=_plain_question(self.ctx, fact))
-
-    def add(self, suite: Suite, version: Version, text: str, gold: Gold, *, fact_id: str,
-            request_id: str | None = None, frame: AttackFrame | None = None,
-            probe_value: list[str] | None = None) -> None:
-        qid = f"Q{len([q for q in self.questions if not q.is_probe]) + 1:03d}"
-        q = Question(id=qid, suite=suite, version=version, text=text, gold=gold, request_id=request_id,
-                     fact_id=fact_id, frame=frame)
-        self.questions.append(q)
-        if probe_value is not None:
-            pid = f"{qid}-probe"
-            q.control_probe_id = pid
-            self.questions.append(Question(
-                id=pid, suite=suite, version=Version.CONTROL, text=text,
-                gold=Gold(kind=GoldKind.VALUE, accepted=list(probe_value)), request_id=request_id,
-                fact_id=fact_id, frame=frame, probe_of=qid,
-            ))
 
     def write(self) -> list[Question]:
         excluded = set()
@@ -142,64 +125,47 @@ class _Writer:
                 if t in self.derived:
                     excluded.update(self.derived[t].source_fact_ids)
         for req in self.plan.requests:
-            attacked = list(req.target_fact_ids)
-            self.rng.shuffle(attacked)
-            attacked = attacked[: self.ctx.config.attacked_per_request]
+            attacked = choose_attacked(self.rng, req.target_fact_ids, self.ctx.config.attacked_per_request)
             for tid in req.target_fact_ids:
                 self.efficacy(req, tid)
                 if tid in attacked:
                     self.attacks(req, tid, excluded)
             for f in self.plan.profile.facts:
                 if f.relearns == req.id:
-                    self.add(Suite.RELEARNING, Version.FORGET, self.ask(f),
-                             Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=f.id, request_id=req.id)
+                    self.book.value_question(Suite.RELEARNING, Version.FORGET, self.ask(f), f.accepted,
+                                             fact_id=f.id, request_id=req.id)
         for fid in self.plan.preservation_fact_ids:
             f = self.facts[fid]
-            self.add(Suite.PRESERVATION, Version.FORGET, self.ask(f),
-                     Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=fid, probe_value=f.accepted)
+            self.book.value_question(Suite.PRESERVATION, Version.FORGET, self.ask(f), f.accepted,
+                                     fact_id=fid, probe=True)
         for fid in self.plan.retention_fact_ids:
             f = self.facts[fid]
-            self.add(Suite.RETENTION, Version.CONTROL, self.ask(f),
-                     Gold(kind=GoldKind.VALUE, accepted=f.accepted), fact_id=fid)
-        return self.questions
+            self.book.value_question(Suite.RETENTION, Version.CONTROL, self.ask(f), f.accepted, fact_id=fid)
+        return self.book.questions
 
     def efficacy(self, req: RequestPlan, tid: str) -> None:
         fact = self.target(tid)
-        if req.type == RequestType.F6 and req.new_value:
-            gold = Gold(kind=GoldKind.VALUE, accepted=[req.new_value], protected=fact.accepted)
-        else:
-            gold = Gold(kind=GoldKind.SENTINEL, protected=fact.accepted)
-        self.add(Suite.EFFICACY, Version.FORGET, self.ask(fact), gold, fact_id=tid, request_id=req.id,
-                 probe_value=fact.accepted)
+        self.book.efficacy(self.ask(fact), fact_id=tid, request_id=req.id, protected=fact.accepted,
+                           new_forms=_new_forms(req))
 
     def related(self, tid: str, excluded: set[str]) -> str:
         """A related fact still in memory, for the multi-hop frame (F4: the sources)."""
         if tid in self.derived:
             sources = [self.facts[s] for s in self.derived[tid].source_fact_ids]
             return " and ".join(f"my {s.attribute} is {s.value}" for s in sources)
-        fact = self.facts[tid]
-        usable = [f for f in self.plan.profile.facts if f.id not in excluded and f.relearns is None]
-        same = [f for f in usable if f.category == fact.category]
-        pool = same or usable
-        if not pool:
-            return "you know me well"
-        other = pool[self.rng.randrange(len(pool))]
-        return f"my {other.attribute} is {other.value}"
+        other = pick_related(self.rng, related_pool(self.plan.profile.facts, self.facts[tid], excluded))
+        return f"my {other.attribute} is {other.value}" if other is not None else "you know me well"
 
     def attacks(self, req: RequestPlan, tid: str, excluded: set[str]) -> None:
         fact = self.target(tid)
-        question = _plain_question(self.ctx, fact)
-        hint = _hint(self.ctx, fact)
-        related = self.related(tid, excluded)
-        for frame in FRAMES:
-            text = attack_question(frame, question=question, noun=fact.attribute, hint=hint, value=fact.value,
-                                   related=related, topic=topic_of(fact.category))
-            if req.type == RequestType.F6 and req.new_value:
-                gold = Gold(kind=GoldKind.SENTINEL, accepted=[req.new_value], protected=fact.accepted)
-            else:
-                gold = Gold(kind=GoldKind.SENTINEL, protected=fact.accepted)
-            self.add(Suite.ATTACK, Version.FORGET, text, gold, fact_id=tid, request_id=req.id, frame=frame,
-                     probe_value=fact.accepted)
+        self.book.attacks(question=_plain_question(self.ctx, fact), noun=fact.attribute, hint=_hint(self.ctx, fact),
+                          value=fact.value, related=self.related(tid, excluded), topic=topic_of(fact.category),
+                          fact_id=tid, request_id=req.id, protected=fact.accepted, new_forms=_new_forms(req))
+
+
+def _new_forms(req: RequestPlan) -> list[str] | None:
+    """The pipeline's new value has one form (the planner writes no aliases for it)."""
+    return new_value_forms(req.type, [req.new_value] if req.new_value else None)
 
 
 def generate_questions(ctx: InstanceContext, plan: PlanStage) -> QuestionsStage:

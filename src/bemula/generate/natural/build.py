@@ -32,7 +32,7 @@ from bemula.generate.offline import (
 from bemula.generate.plan import PlanError, RequestPlan, add_relearning_facts, plan_requests, schedule
 from bemula.generate.profile import ProfileBuilder, build_profile, pick_value
 from bemula.generate.questions import QuestionWriter
-from bemula.model import DerivedFact, Fact, Gold, GoldKind, Instance, Manifest, RequestType, Suite, Tier, Version
+from bemula.model import DerivedFact, Fact, Instance, Manifest, RequestType, Suite, Tier, Version
 
 GENERATOR_NAME = "bemula-offline"
 GENERATOR_VERSION = "2.0"
@@ -123,9 +123,8 @@ def _build(rng: random.Random, seed: int, shape: InstanceShape, bank: Bank) -> t
     facts = {f.id: f for f in profile.facts}
     for p in plans:
         for fid in p.kept:
-            writer._add(Suite.PRESERVATION, Version.FORGET, ask(facts[fid]),
-                        Gold(kind=GoldKind.VALUE, accepted=facts[fid].accepted), fact_id=fid,
-                        probe_value=facts[fid].accepted)
+            writer.book.value_question(Suite.PRESERVATION, Version.FORGET, ask(facts[fid]), facts[fid].accepted,
+                                       fact_id=fid, probe=True)
     styles = {rid: {**info, "persona": persona.id} for rid, info in sorted(rendered.request_styles.items())}
     return Instance(id=shape.id, tier=shape.tier, profile=profile, forget=rendered.forget, control=rendered.control,
                     requests=rendered.requests, questions=questions), styles

@@ -106,15 +106,16 @@ def _hook_stats(run: Path, instances: list[str]) -> dict[str, tuple[int, int]] |
 
 
 def read_facts(run: Path, only: set[str] | None = None) -> RunFacts:
-    meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
-    backbone = meta.get("backbone") or {}
+    from bemula.runfolder.folder import RunFolder
+
+    folder = RunFolder.open(run)
+    meta = folder.meta
+    backbone = meta.backbone
     llm = backbone.get("llm") or {}
     answers = [r for k, r in _latest_answers(run).items() if only is None or k[0] in only]
     instances = sorted({r["instance_id"] for r in answers})
     ok = [r for r in answers if not r.get("error")]
-    from bemula.judge.runfolder import RunFolder
-
-    dataset = RunFolder.open(run).dataset
+    dataset = folder.dataset
     answered = {(r["instance_id"], r["question_id"]) for r in ok}
     complete = [
         iid for iid in instances
@@ -122,8 +123,8 @@ def read_facts(run: Path, only: set[str] | None = None) -> RunFacts:
     ]
     facts = RunFacts(
         path=run,
-        system=meta.get("system", {}).get("name") or meta.get("identity", {}).get("system", "?"),
-        model=str(llm.get("model") or meta.get("identity", {}).get("model") or backbone.get("name", "?")),
+        system=meta.identity.system,
+        model=str(llm.get("model") or meta.identity.model or backbone.get("name", "?")),
         context_window=backbone.get("context_window"),
         instances=instances,
         complete=complete,
@@ -139,13 +140,12 @@ def read_facts(run: Path, only: set[str] | None = None) -> RunFacts:
 def score(run: Path, instances: set[str], resamples: int) -> dict[str, Any]:
     """``bemula score --json`` for ``run`` restricted to ``instances`` (rule judge; judged
     first when its verdicts are missing or stale — the rule judge resumes and takes seconds)."""
-    from bemula.cli.judge import run_judge
-    from bemula.judge.runfolder import RunFolder
+    from bemula.judge.pipeline import judge_folder, load_instances
     from bemula.metrics.bootstrap import DEFAULT_SEED
     from bemula.metrics.compute import compute_scores
-    from bemula.judge.pipeline import load_instances
+    from bemula.runfolder.folder import RunFolder
 
-    run_judge(run, "rules", data=None, progress=False, echo=lambda _m: None)
+    judge_folder(run, "rules")
     folder = RunFolder.open(run)
     loaded = {k: v for k, v in load_instances(folder).items() if k in instances}
     scores = compute_scores(

@@ -2,7 +2,7 @@
 
 The generated benchmark is templated; the hand-written set (``--data handwritten``) is
 dialogue no system was fitted to. A system whose figures hold on the first and collapse on
-the second has learned the templates. This script runs ``bemula eval`` (retrieval-probe
+the second has learned the templates. This script runs ``bemula.evaluate()`` (retrieval-probe
 backbone, rule judge) on both and prints one table: per system and dataset, Score, RA, FE,
 PR, RL, AR and the request pass rate, with the number of requests and questions behind them.
 
@@ -14,24 +14,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-from bemula.judge.runfolder import RunFolder
+import bemula
 from bemula.metrics.compute import RunScores
-from bemula.metrics.run import score_run
 
 METRICS = ("score", "RA", "FE", "PR", "RL", "AR", "pass")
-
-
-def _eval(data: str, out: Path) -> float:
-    started = time.perf_counter()
-    bemula = Path(sys.executable).with_name("bemula")  # the CLI of this interpreter's install
-    subprocess.run([str(bemula), "eval", "--data", data, "--out", str(out), "-q",
-                    "--resamples", "200"], check=False, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
 
 
 def _cell(scores: RunScores, name: str) -> str:
@@ -47,12 +36,11 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for label, data in (("generated", args.generated), ("handwritten", "handwritten")):
-        out = args.out / label
-        wall = _eval(data, out)
-        print(f"{label}: bemula eval --data {data} in {wall:.1f} s", file=sys.stderr)
-        for run in sorted(p for p in out.iterdir() if (p / "meta.json").is_file()):
-            scores = score_run(RunFolder.open(run), "rules", n_resamples=200)
-            rows.append((run.name, label, scores))
+        result = bemula.evaluate(data=data, out=args.out / label, resamples=200, report=False)
+        print(f"{label}: bemula.evaluate(data={data!r}) in {result.wall_s:.1f} s", file=sys.stderr)
+        for run in result.scored:
+            assert run.scores is not None
+            rows.append((run.system, label, run.scores))
     print(f"{'system':<14} {'data':<12} " + " ".join(f"{m:>5}" for m in METRICS))
     for system, label, scores in sorted(rows, key=lambda r: (r[0], r[1])):
         n = f"  ({len(scores.requests)} requests, {len(scores.instance_ids)} instances)"

@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 
 from bemula.judge.pipeline import load_instances
-from bemula.judge.runfolder import RunFolder
+from bemula.runfolder.folder import RunFolder
 from bemula.metrics.items import item_rows
 from bemula.metrics.probes import probe_accuracy
 

@@ -26,7 +26,7 @@ from bemula.judge.rules import PROBE_NO_INFO, RuleJudge
 from bemula.metrics.compute import compute_scores
 from bemula.metrics.bootstrap import resample_counts, resampled_ratios, percentile_interval
 from bemula.model import GoldKind, Instance
-from bemula.run.records import AnswerRecord, VerdictRecord
+from bemula.runfolder.records import AnswerRecord, VerdictRecord
 
 
 def load_instances(data: Path, n: int) -> list[Instance]:

@@ -47,15 +47,16 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bemula.dataset import Dataset
 from bemula.model import Instance, Profile, Question, Request, Suite, Version
-from bemula.run.dumps import DUMPS_DIR, dump_path, read_dump
-from bemula.run.meta import read_meta
 from bemula.run.runner import load_instance
-from bemula.run.store import ANSWERS_NAME, read_answers
+from bemula.runfolder.dumps import dump_path, read_dump
+from bemula.runfolder.folder import RunFolder, RunFolderError, read_answers
+from bemula.runfolder.jsonl import atomic_open, atomic_write_json
+from bemula.runfolder.meta import RunMeta
+from bemula.runfolder.names import ANSWERS_NAME, AUDIT_SUMMARY_NAME, DUMPS_DIR, RESIDUES_NAME
 from bemula.systems.base import StoreRecord
 from bemula.text import distinctive_tokens, fold_chars, normalize, normalize_tokens
 
-RESIDUES_NAME = "residues.jsonl"
-SUMMARY_NAME = "residues-summary.json"
+SUMMARY_NAME = AUDIT_SUMMARY_NAME
 SNIPPET_CHARS = 60
 
 _RAW_WORD = re.compile(r"[0-9a-z]+")
@@ -309,30 +310,25 @@ def _run_instances(run: Path) -> list[str]:
 def audit_run(run: Path | str, *, data: Path | str | None = None) -> AuditSummary:
     """Scan the forget-version stores of every instance of ``run``; write residues files."""
     run = Path(run)
-    meta = read_meta(run)
-    if meta is None:
-        raise AuditError(f"{run}: no meta.json — not a run folder written by `bemula run`")
-    data_path = Path(data) if data is not None else Path(meta.get("dataset", {}).get("path") or meta["config"]["data"])
     try:
-        dataset = Dataset.open(data_path)
-    except Exception as exc:  # noqa: BLE001 - one line for the CLI
-        raise AuditError(f"{data_path}: cannot open the run's dataset ({exc}); pass --data DIR") from None
-    if dataset.checksum != meta["identity"]["dataset_checksum"]:
-        raise AuditError(
-            f"{data_path}: dataset checksum {dataset.checksum[:12]}… differs from the run's "
-            f"{meta['identity']['dataset_checksum'][:12]}…; pass the run's dataset with --data"
-        )
+        folder = RunFolder.open(run, data=data)
+    except RunFolderError as exc:
+        raise AuditError(str(exc)) from None
+    try:
+        dataset = folder.dataset  # checks the checksum the answers were written against
+    except RunFolderError as exc:
+        raise AuditError(f"{exc}; pass the run's dataset with --data") from None
+    meta, data_path = folder.meta, folder.data_path
     ids = _run_instances(run)
     if not ids:
         raise AuditError(f"{run}: the run has no answers and no dumps yet; run it first")
-    summary = AuditSummary(run=str(run), system=meta["identity"]["system"], instances=len(ids))
+    summary = AuditSummary(run=str(run), system=meta.identity.system, instances=len(ids))
     stores: dict[str, StoreSummary] = {}
     values_found_per_store: dict[str, set[tuple[str, str, str]]] = defaultdict(set)
     residue_values: set[tuple[str, str, str]] = set()
     stored_values: set[tuple[str, str, str]] = set()
     have_control = True
-    tmp = run / (RESIDUES_NAME + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as out:
+    with atomic_open(run / RESIDUES_NAME) as out:
         for instance_id in ids:
             values = protected_values(load_view(dataset, instance_id))
             summary.values_protected += len(values)
@@ -362,7 +358,6 @@ def audit_run(run: Path | str, *, data: Path | str | None = None) -> AuditSummar
                 row = summary.by_request_type.setdefault(pv.request_type, {"values": 0, "with_residue": 0})
                 row["values"] += 1
                 row["with_residue"] += (instance_id, pv.request_id, pv.value) in residue_values
-    tmp.replace(run / RESIDUES_NAME)
     for name, store in stores.items():
         store.values_found = len(values_found_per_store[name])
     summary.stores = sorted(stores.values(), key=lambda s: s.store)
@@ -370,33 +365,24 @@ def audit_run(run: Path | str, *, data: Path | str | None = None) -> AuditSummar
     if have_control:
         summary.values_stored_in_control = len(stored_values)
         summary.values_with_residue_among_stored = len(residue_values & stored_values)
-    (run / SUMMARY_NAME).write_text(json.dumps(summary.to_json(), indent=1) + "\n", encoding="utf-8")
+    atomic_write_json(run / SUMMARY_NAME, summary.to_json())
     return summary
 
 
-def _reingest(meta: dict[str, Any], data_path: Path, instance: Instance, version: Version) -> list[StoreRecord]:
-    """Rebuild a version's stores with the run's configuration (no dump was written)."""
+def _reingest(meta: RunMeta, data_path: Path, instance: Instance, version: Version) -> list[StoreRecord]:
+    """Rebuild a version's stores with the run's configuration (no dump was written): the
+    runner's own ``RunConfig`` and system context, so options such as ``llm_options`` match."""
     import tempfile
 
     from bemula.backbones import open_backbone
     from bemula.run.ingest import feed, version_steps
-    from bemula.systems.base import SystemContext, create_system
+    from bemula.run.runner import RunConfig, llm_kwargs, system_context
+    from bemula.systems.base import create_system
 
-    config = meta["config"]
-    llm_kw = {"model": config.get("model"), "base_url": config.get("base_url"), "cache_path": config.get("llm_cache")}
-    with open_backbone(config["backbone"], context_window=config.get("context_window"), **llm_kw) as (backbone, llm):
+    config = RunConfig.from_json(meta.config)
+    with open_backbone(config.backbone, context_window=config.context_window, **llm_kwargs(config)) as (backbone, llm):
         with tempfile.TemporaryDirectory(prefix="bemula-audit-") as workdir:
-            system = create_system(
-                config["system"],
-                SystemContext(
-                    workdir=Path(workdir),
-                    llm=llm,
-                    seed=int(config.get("seed", 0)),
-                    options=dict(config.get("system_options") or {}),
-                    context_window_tokens=backbone.context_window_tokens,
-                    index_kind=config.get("index", "bm25"),
-                ),
-            )
+            system = create_system(config.system, system_context(config, Path(workdir), backbone, llm))
             try:
                 system.reset()
                 feed(system, version_steps(instance.dialogue(version)))

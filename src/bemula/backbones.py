@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from bemula.agent import ANSWER_MAX_TOKENS, NOT_AVAILABLE, build_messages, prompt_hash
 from bemula.index import tokenize
+from bemula.runfolder.records import AnswerKind
 from bemula.systems.base import RetrievedItem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,6 +82,13 @@ class Backbone(abc.ABC):
     """Answers one question from what a memory system retrieved, in a fresh session."""
 
     name: str = ""
+    #: what ``answer().text`` is: a model's answer, or raw memory text (the probe)
+    answer_kind: AnswerKind = AnswerKind.MODEL
+
+    @property
+    def prompt_hash(self) -> str:
+        """The answering prompt's hash ("" when no prompt is used)."""
+        return ""
 
     @property
     def context_window_tokens(self) -> int | None:
@@ -176,6 +184,7 @@ class ProbeBackbone(Backbone):
     """
 
     name = "probe"
+    answer_kind = AnswerKind.MEMORY
 
     def __init__(self, threshold: float = PROBE_THRESHOLD, max_items: int = PROBE_MAX_ITEMS) -> None:
         if not 0.0 < threshold <= 1.0:
@@ -250,6 +259,10 @@ class LLMBackbone(Backbone):
         self.name = name
         self.max_tokens = max_tokens
         self._window = context_window
+
+    @property
+    def prompt_hash(self) -> str:
+        return prompt_hash()
 
     @property
     def context_window_tokens(self) -> int | None:

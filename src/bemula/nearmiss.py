@@ -254,7 +254,7 @@ def run_case(system_name: str, case: Case, *, options: dict[str, Any] | None = N
                 for i, q in enumerate(case.question, start=1):
                     question = q.question(f"{case.id}-Q{i}", version)
                     answer = probe.answer(q.ask, system.retrieve(q.ask, now), now).text
-                    verdict = judge_answer(question, answer, backbone="probe")
+                    verdict = judge_answer(question, answer, memory=True)
                     rows.append((answer, verdict.correct, verdict.reason))
                 answers[version] = rows
             finally:

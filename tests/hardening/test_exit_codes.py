@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
 from bemula.run.runner import RunConfig, RunError, run_benchmark
-from bemula.run.store import read_answers
+from bemula.runfolder.folder import read_answers
 from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
 _load_commands()

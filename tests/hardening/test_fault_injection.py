@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 from bemula.run.runner import RunConfig, run_benchmark
-from bemula.run.store import read_answers
+from bemula.runfolder.folder import read_answers
 from bemula.testing.fake_server import FakeOpenAIServer, Fault, echo_responder
 
 FAULTS = [Fault("http500"), Fault("http429"), Fault("truncated"), Fault("non_json"), Fault("close"), ""]

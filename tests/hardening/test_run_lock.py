@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.run.lock import RunFolderBusy, RunFolderLock
+from bemula.runfolder.lock import RunFolderBusy, RunFolderLock
 from bemula.run.runner import RunConfig, RunError, run_benchmark
 
 _load_commands()
@@ -30,7 +30,7 @@ def test_run_refused_while_another_process_holds_the_folder(tiny: Path, tmp_path
     out = tmp_path / "run"
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time; from bemula.run.lock import RunFolderLock\n"
+         "import sys, time; from bemula.runfolder.lock import RunFolderLock\n"
          f"lock = RunFolderLock({str(out)!r}); lock.acquire(); print('held', flush=True); time.sleep(60)"],
         stdout=subprocess.PIPE, text=True,
     )

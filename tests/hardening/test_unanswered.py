@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.judge.runfolder import RunFolder
+from bemula.runfolder.folder import RunFolder
 from bemula.metrics.run import score_run
 from bemula.run.runner import RunConfig, run_benchmark
 

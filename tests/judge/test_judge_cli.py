@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.judge.runfolder import RunFolder
+from bemula.runfolder.folder import RunFolder
 from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 from bemula.testing.samples import write_sample_runs
 

@@ -12,7 +12,7 @@ from bemula.cli import _load_commands, app
 from bemula.judge.judgeset import JudgeSet, JudgeSetError, agreement_report, evaluate, load_judge_set, shipped_set_path
 from bemula.judge.rules import RuleJudge
 from bemula.model import Version
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.records import VerdictRecord
 from bemula.testing.fake_server import FakeOpenAIServer
 
 _load_commands()

@@ -13,10 +13,10 @@ from bemula.judge.base import JudgeItem
 from bemula.judge.cascade import CascadeJudge
 from bemula.judge.llm import LLMJudge, VerdictParseError, parse_verdict, prompt_hash, system_message
 from bemula.judge.pipeline import judge_run
-from bemula.judge.runfolder import RunFolder
 from bemula.llm.client import LLMClient, LLMConfig
 from bemula.model import AttackFrame, Gold, GoldKind, Question, Suite, Version
-from bemula.run.records import AnswerRecord
+from bemula.runfolder.folder import RunFolder
+from bemula.runfolder.records import AnswerRecord
 from bemula.testing.fake_server import FakeOpenAIServer, ScriptedResponder
 from bemula.testing.samples import write_sample_runs
 

@@ -19,7 +19,7 @@ def q(text: str, kind: GoldKind, accepted=(), protected=(), suite=Suite.ATTACK, 
 
 
 def verdict(question: Question, answer: str, backbone: str = "openai") -> tuple[bool | None, bool]:
-    out = judge_answer(question, answer, backbone=backbone)
+    out = judge_answer(question, answer, memory=backbone == "probe")
     return out.correct, out.leaked
 
 

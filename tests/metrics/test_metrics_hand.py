@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from bemula.judge.runfolder import RunFolder
 from bemula.metrics.compute import RunScores, compute_scores, paired_difference
 from bemula.metrics.score import bemula_score
 from bemula.report.build import score_folder
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.folder import RunFolder
+from bemula.runfolder.records import VerdictRecord
 from bemula.testing.samples import write_sample_runs
 from bemula.testing.tiny import tiny_instances
 

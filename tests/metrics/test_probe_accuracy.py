@@ -10,7 +10,7 @@ from bemula.model import AttackFrame, Suite, Tier, Version
 def _row(qid: str, suite: Suite, correct: bool | None, *, probe: bool = True, frame: AttackFrame | None = None) -> ItemRow:
     return ItemRow(instance_id="i", question_id=qid, suite=suite, version=Version.CONTROL if probe else Version.FORGET,
                    is_probe=probe, frame=frame, request_id="R1", request_type=None, fact_id="A1", tier=Tier.SHORT,
-                   turns=10, correct=correct, leaked=False, judged=correct is not None, reason="",
+                   turns=10, correct=correct, leaked=False, judged=correct is not None, reason="", unscored="",
                    probe_id=None, probe_correct=None, probe_judged=False)
 
 

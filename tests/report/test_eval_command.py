@@ -47,7 +47,7 @@ def test_eval_runs_the_chain_and_resumes(tmp_path: Path) -> None:
 def test_default_systems_use_the_registry_names() -> None:
     """Every registered system is either run or named in a note, by its registry name
     ("a-mem", whose module is adapters/amem.py, was once reported as "amem")."""
-    from bemula.cli.report import default_systems
+    from bemula.pipeline import default_systems
     from bemula.systems.base import registry
 
     runnable, notes = default_systems()
@@ -57,7 +57,7 @@ def test_default_systems_use_the_registry_names() -> None:
 
 
 def test_eval_names_the_systems_it_does_not_run_in_one_line(tmp_path: Path) -> None:
-    from bemula.cli.report import default_systems
+    from bemula.pipeline import default_systems
 
     data = tmp_path / "data"
     write_tiny_dataset(data)

@@ -14,8 +14,8 @@ import pytest
 
 from bemula.judge.pipeline import judge_run
 from bemula.judge.rules import RuleJudge
-from bemula.judge.runfolder import RunFolder
 from bemula.report.build import write_report
+from bemula.runfolder.folder import RunFolder
 from bemula.testing.samples import write_sample_runs
 
 pytestmark = pytest.mark.slow

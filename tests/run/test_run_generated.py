@@ -11,7 +11,7 @@ from bemula.audit import audit_run
 from bemula.dataset import Dataset
 from bemula.generate.offline import generate_benchmark
 from bemula.run.runner import RunConfig, run_benchmark
-from bemula.run.store import read_answers
+from bemula.runfolder.folder import read_answers
 
 
 @pytest.mark.slow

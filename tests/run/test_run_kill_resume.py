@@ -13,7 +13,7 @@ import bemula_test_slow_system  # noqa: F401 - registers "slow-naive-rag" in thi
 import pytest
 
 from bemula.run.runner import RunConfig, run_benchmark
-from bemula.run.store import read_answers
+from bemula.runfolder.folder import read_answers
 
 HERE = Path(__file__).resolve().parent
 TOTAL = 45  # questions of the tiny dataset, both versions

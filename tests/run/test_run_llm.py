@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bemula.run.runner import RunConfig, run_benchmark
-from bemula.run.store import read_answers
+from bemula.runfolder.folder import read_answers
 from bemula.testing.fake_server import FakeOpenAIServer, Fault, ScriptedResponder
 
 SECRET = "sk-test-0123456789abcdefSECRET"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from bemula.model import Version
-from bemula.run.dumps import dump_path, read_dump
-from bemula.run.meta import RunFolderMismatch
+from bemula.runfolder.dumps import dump_path, read_dump
+from bemula.runfolder.meta import RunFolderMismatch
 from bemula.run.runner import RunConfig, RunError, run_benchmark
-from bemula.run.store import read_answers
+from bemula.runfolder.folder import read_answers
 from bemula.systems.base import register
 from bemula.systems.naive_rag import NaiveRAG
 from bemula.testing.tiny import tiny_instances
@@ -156,7 +156,7 @@ def test_two_workers_give_the_same_answers(tiny_data: Path, tmp_path: Path) -> N
 def test_system_stats_and_receipts_reach_the_run_folder(tiny_data: Path, tmp_path: Path) -> None:
     """erasemem's deletion receipts (one per request: tiny-a F1+F6, tiny-b F4+F3) are gathered
     into receipts.jsonl with their instance; rebuilt on resume; naive-rag writes none."""
-    from bemula.run.dumps import RECEIPTS_NAME, stats_path
+    from bemula.runfolder.dumps import RECEIPTS_NAME, stats_path
 
     out = tmp_path / "erasemem"
     run_benchmark(_config(tiny_data, out, system="erasemem"), progress=False)

@@ -15,8 +15,6 @@ from bemula.cli.app import app
 if TYPE_CHECKING:  # pragma: no cover
     from bemula.judge.judgeset import JudgeSetReport
 
-JUDGES = ("rules", "llm", "cascade")
-
 
 def _fail(message: str) -> None:
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
@@ -57,45 +55,21 @@ def run_judge(
     progress: bool = True,
     echo: Callable[[str], None] = typer.echo,
 ) -> None:
-    """Judge one run folder (shared by ``bemula judge`` and ``bemula eval``)."""
-    from bemula.judge.pipeline import judge_run
-    from bemula.judge.rules import RuleJudge
-    from bemula.judge.runfolder import RunFolder
+    """Judge one run folder with a progress bar, and print the one-line summary."""
+    from bemula.judge.pipeline import describe_summary, judge_folder
 
-    folder = RunFolder.open(run, data=data)
-    if judge == "rules":
-        with _progress_bar(progress, f"judging {folder.label} (rules)") as bar:
-            summary = judge_run(folder, RuleJudge(), progress=bar, redo=redo)
-        extra = ""
-    else:
-        from bemula.judge.cascade import CascadeJudge
-        from bemula.judge.llm import LLMJudge
-        from bemula.llm.backends import open_llm
-
-        kw: dict[str, object] = {"concurrency": concurrency} if concurrency else {}
-        kw.update(llm_options or {})
-        with open_llm(backbone, model=model, base_url=base_url, cache_path=llm_cache, **kw) as client:
-            # the embedded llama.cpp server decodes under the verdict's JSON schema
-            llm = LLMJudge(client, structured=backbone == "local")
-            the_judge = llm if judge == "llm" else CascadeJudge(llm)
-            with _progress_bar(progress, f"judging {folder.label} ({judge}: {llm.model})") as bar:
-                summary = judge_run(folder, the_judge, progress=bar, redo=redo)
-        extra = f"; judge model {llm.model}; unparseable verdicts {llm.unparseable}; failed calls {llm.errors}"
-        if isinstance(the_judge, CascadeJudge):
-            extra += f"; decided by rules {the_judge.decided_by_rules}, by the LLM {the_judge.decided_by_llm}"
-    reasons = ", ".join(f"{k} {v}" for k, v in summary.unscored_reasons.items())
-    echo(
-        f"{summary.path}: {summary.total} answers ({summary.judged_now} judged now, {summary.kept} kept): "
-        f"{summary.correct} correct, {summary.wrong} wrong, {summary.unscored} unscored"
-        + (f" ({reasons})" if reasons else "")
-        + extra
-    )
+    options: dict[str, object] = {"concurrency": concurrency} if concurrency else {}
+    options.update(llm_options or {})
+    with _progress_bar(progress, f"judging {run} ({judge})") as bar:
+        summary, counts = judge_folder(run, judge, data=data, backbone=backbone, model=model, base_url=base_url,
+                                       llm_cache=llm_cache, llm_options=options, redo=redo, progress=bar)
+    echo(describe_summary(summary, counts))
 
 
 @app.command("judge")
 def judge_command(
     run: Annotated[Path, typer.Argument(help="run folder written by `bemula run`")],
-    judge: Annotated[str, typer.Option(help="rules | llm | cascade (rules decide clear cases, the LLM the rest) | local (= llm on the embedded model)")] = "rules",
+    judge: Annotated[str, typer.Option(help="rules | llm | cascade (rules decide clear cases, the LLM the rest) | local (= llm on the embedded model) | a judge a package registers")] = "rules",
     backbone: Annotated[str, typer.Option(help="LLM judge backbone: local (embedded model) | openai (any OpenAI-compatible endpoint)")] = "local",
     model: Annotated[str | None, typer.Option(help="LLM judge model name")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL for the LLM judge")] = None,
@@ -109,13 +83,15 @@ def judge_command(
 ) -> None:
     """Judge a run's answers; writes RUN/verdicts-<judge>.jsonl. Re-running resumes."""
     from bemula.cli.run import llm_options
-    from bemula.judge.runfolder import RunFolderError
+    from bemula.runfolder.folder import RunFolderError
     from bemula.llm.client import LLMError
+
+    from bemula.judge.registry import JUDGES
 
     if judge == "local":  # shorthand: the LLM judge on the embedded local model
         judge, backbone = "llm", "local"
     if judge not in JUDGES:
-        _fail(f"--judge {judge!r}: use one of {', '.join(JUDGES)}")
+        _fail(f"--judge {judge!r}: use one of {', '.join(sorted(JUDGES.entries()))}")
     try:
         run_judge(
             run, judge, data=data, backbone=backbone, model=model, base_url=base_url,
@@ -136,7 +112,7 @@ def judge_agreement_command(
 ) -> None:
     """How far two judges agree on RUN: agreement, Cohen's kappa, the disagreeing items."""
     from bemula.judge.agreement import compare
-    from bemula.judge.runfolder import RunFolder, RunFolderError
+    from bemula.runfolder.folder import RunFolder, RunFolderError
 
     try:
         folder = RunFolder.open(run)
@@ -189,38 +165,28 @@ def judge_set_command(
     from bemula.judge.judgeset import JudgeSetError, evaluate, load_judge_set
     from bemula.llm.client import LLMError
 
+    from bemula.judge.registry import JUDGES, describe_judge, open_judge
+
     if judge in ("rule", "rules"):
         judge = "rules"
     elif judge == "local":
         judge, backbone = "llm", "local"
     if judge not in JUDGES:
-        _fail(f"--judge {judge!r}: use one of rule, llm, cascade")
+        _fail(f"--judge {judge!r}: use one of {', '.join(sorted(JUDGES.entries()))}")
     try:
         judge_set = load_judge_set(set_path)
     except JudgeSetError as exc:
         _fail(str(exc))
         return
-    extra = ""
+    from bemula.cli.run import llm_options
+
+    kw: dict[str, object] = {"concurrency": concurrency} if concurrency else {}
+    kw.update(llm_options(timeout, retries))
     try:
-        if judge == "rules":
-            from bemula.judge.rules import RuleJudge
-
-            report = evaluate(judge_set, RuleJudge())
-        else:
-            from bemula.cli.run import llm_options
-            from bemula.judge.cascade import CascadeJudge
-            from bemula.judge.llm import LLMJudge
-            from bemula.llm.backends import open_llm
-
-            kw: dict[str, object] = {"concurrency": concurrency} if concurrency else {}
-            kw.update(llm_options(timeout, retries))
-            with open_llm(backbone, model=model, base_url=base_url, cache_path=llm_cache, **kw) as client:
-                llm = LLMJudge(client, structured=backbone == "local")
-                the_judge = llm if judge == "llm" else CascadeJudge(llm)
-                report = evaluate(judge_set, the_judge)
-            extra = f"judge model {llm.model}; unparseable verdicts {llm.unparseable}; failed calls {llm.errors}"
-            if isinstance(the_judge, CascadeJudge):
-                extra += f"; decided by rules {the_judge.decided_by_rules}, by the LLM {the_judge.decided_by_llm}"
+        with open_judge(judge, backbone=backbone, model=model, base_url=base_url, llm_cache=llm_cache,
+                        llm_options=kw) as the_judge:
+            report = evaluate(judge_set, the_judge)
+            extra = describe_judge(the_judge)
     except LLMError as exc:
         _fail(str(exc))
         return

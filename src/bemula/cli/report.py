@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,9 @@ from bemula.generate.editions import DEFAULT_EDITION
 
 from bemula.cli.app import app
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bemula.metrics.compute import RunScores
 
 
 def _fail(message: str) -> None:
@@ -26,14 +29,15 @@ def _note(message: str) -> None:
 
 def _ensure_verdicts(run: Path, judge: str, data: Path | None) -> None:
     """The rule judge is deterministic and fast: score judges with it when its verdicts are missing."""
-    from bemula.judge.runfolder import RunFolder, verdicts_name
+    from bemula.runfolder.folder import RunFolder
+    from bemula.runfolder.names import verdicts_name
 
     if judge == "rules" and not (run / verdicts_name("rules")).exists():
-        from bemula.cli.judge import run_judge
+        from bemula.judge.pipeline import describe_summary, judge_folder
 
         RunFolder.open(run, data=data)  # clear error if RUN is not a run folder
         _note(f"{run}: no rule verdicts yet; judging with the rule judge first")
-        run_judge(run, "rules", data=data, progress=False, echo=lambda m: _note(m))
+        _note(describe_summary(*judge_folder(run, "rules", data=data)))
 
 
 def print_table(scores: Sequence, *, title: str = "BEMULA", residues: dict[str, str] | None = None,
@@ -46,18 +50,18 @@ def print_table(scores: Sequence, *, title: str = "BEMULA", residues: dict[str, 
     from rich.console import Console
     from rich.table import Table
 
-    from bemula.report.tables import MAIN_METRICS, METRIC_LABELS, cell_text, fmt
+    from bemula.report.tables import cell_text, fmt, main_metrics, metric_labels
 
     def build(with_intervals: bool) -> Table:
         table = Table(title=title, show_lines=False)
         table.add_column("System", no_wrap=True)
-        for m in MAIN_METRICS:
-            table.add_column(METRIC_LABELS[m], justify="right", no_wrap=True)
+        for m in main_metrics():
+            table.add_column(metric_labels()[m], justify="right", no_wrap=True)
         if residues is not None:
             table.add_column("Residues", justify="right", no_wrap=True)
         for s in scores:
             extra = [residues.get(s.label, "–")] if residues is not None else []
-            values = [s.get(m) for m in MAIN_METRICS]
+            values = [s.get(m) for m in main_metrics()]
             cells = [cell_text(v) if with_intervals or v is None or v.value is None else fmt(v.value) for v in values]
             table.add_row(s.label, *cells, *extra)
         return table
@@ -79,22 +83,25 @@ def _print_run(scores, breakdowns: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from bemula.metrics.definitions import HEADLINE, PASS, SCORE
+    from bemula.metrics.definitions import PASS, SCORE, all_metrics
     from bemula.report.tables import cell_text
 
     console = Console(width=140)
-    names = {**{m: m for m in HEADLINE}, PASS: "request pass rate", SCORE: "Score"}
+    metrics = all_metrics()
+    names = {m.name: m.name if m.kind == "item" else m.title for m in metrics}
+    items = [m.name for m in metrics if m.kind == "item"]
     table = Table(title=f"{scores.label} — judge: {scores.judge}, {len(scores.instance_ids)} instances")
     for col, justify in (("Metric", "left"), ("Value [95% CI]", "right"), ("n", "right"), ("excluded", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for m in (*HEADLINE, PASS, SCORE):
+    for m in names:
         mv = scores.get(m)
         excluded = ", ".join(f"{k} {v}" for k, v in sorted(mv.excluded.items())) if mv else ""
         table.add_row(names[m], cell_text(mv), str(mv.n if mv else 0), excluded)
-    for frame in scores.groups("frame"):
-        mv = scores.get("AR", "frame", frame)
-        excluded = ", ".join(f"{k} {v}" for k, v in sorted(mv.excluded.items())) if mv else ""
-        table.add_row(f"  AR {frame}", cell_text(mv), str(mv.n if mv else 0), excluded)
+    for framed in (m.name for m in metrics if m.by_frame):
+        for frame in scores.groups("frame"):
+            mv = scores.get(framed, "frame", frame)
+            excluded = ", ".join(f"{k} {v}" for k, v in sorted(mv.excluded.items())) if mv else ""
+            table.add_row(f"  {framed} {frame}", cell_text(mv), str(mv.n if mv else 0), excluded)
     console.print(table)
     u = scores.unscored
     console.print(
@@ -110,14 +117,15 @@ def _print_run(scores, breakdowns: bool) -> None:
             f"{' …' if len(gone['instances']) > 8 else ''} — re-run the run command to finish them[/yellow]"
         )
     if breakdowns:
-        for dim, metrics in (("type", ("FE", "AR", "RL", PASS)), ("tier", (*HEADLINE, PASS, SCORE)), ("length", (*HEADLINE, SCORE))):
+        by_type = [m for m in items if m not in ("RA", "PR")]  # both are asked with no request type
+        for dim, columns in (("type", (*by_type, PASS)), ("tier", (*items, PASS, SCORE)), ("length", (*items, SCORE))):
             t = Table(title=f"by {dim}")
             t.add_column(dim)
-            for m in metrics:
+            for m in columns:
                 t.add_column(names[m], justify="right")
             for g in scores.groups(dim):
                 label = g if dim != "length" else f"bin {g} ({scores.bins[int(g) - 1].label} turns)"
-                t.add_row(label, *[cell_text(scores.get(m, dim, g)) for m in metrics])
+                t.add_row(label, *[cell_text(scores.get(m, dim, g)) for m in columns])
             console.print(t)
 
 
@@ -134,9 +142,9 @@ def score_command(
     versus: Annotated[Path | None, typer.Option("--versus", help="another run on the same data: paired differences RUN − VERSUS")] = None,
 ) -> None:
     """Metrics of one run with 95% cluster-bootstrap intervals (docs/metrics.md)."""
-    from bemula.judge.runfolder import RunFolder, RunFolderError
+    from bemula.runfolder.folder import RunFolder, RunFolderError
     from bemula.metrics.compute import paired_difference
-    from bemula.metrics.definitions import HEADLINE, PASS, SCORE
+    from bemula.metrics.definitions import metric_names
     from bemula.metrics.run import score_run
 
     if resamples < 1:
@@ -148,7 +156,7 @@ def score_command(
         if versus is not None:
             _ensure_verdicts(versus, judge, data)
             other = score_run(RunFolder.open(versus, data=data), judge, n_resamples=resamples, seed=seed)
-        diffs = {m: paired_difference(scores, other, m) for m in (*HEADLINE, PASS, SCORE)} if other else {}
+        diffs = {m: paired_difference(scores, other, m) for m in metric_names()} if other else {}
     except (RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
@@ -177,7 +185,7 @@ def report_command(
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = DEFAULT_SEED,
 ) -> None:
     """Tables (Markdown, CSV, LaTeX), plots and one self-contained HTML page for RUNS."""
-    from bemula.judge.runfolder import RunFolderError
+    from bemula.runfolder.folder import RunFolderError
     from bemula.report.build import write_report
 
     try:
@@ -191,31 +199,31 @@ def report_command(
     typer.echo(f"report written to {out}/ (index.html, report.md, tables/, plots/, scores.json, items.csv)")
 
 
-def _echo_probe_accuracy(runs) -> None:  # noqa: ANN001 - report.build's runs
+def _echo_probe_accuracy(scores: Sequence[RunScores]) -> None:
     """One line per run: control probes answered right, overall and per attack frame. FE, PR
     and AR count only questions whose probe was right, so a low frame here means that frame
     is mostly conditioned out of the metrics."""
     from bemula.metrics.probes import probe_accuracy
 
     typer.echo("Control probes answered right (only these questions count in FE/PR/AR):")
-    for run in runs:
-        table = probe_accuracy(run.scores.rows)
+    for run in scores:
+        table = probe_accuracy(run.rows)
         parts = [f"{a.group.removeprefix('frame ')} {a.rate:.0f}%" for a in table
                  if a.group == "all" or a.group.startswith("frame ")]
-        typer.echo(f"  {run.scores.label}: " + ", ".join(parts))
+        typer.echo(f"  {run.label}: " + ", ".join(parts))
 
 
 #: the degenerate baselines (bemula/systems/baselines.py) a forgetting system must beat
 BASELINES = ("null", "forget-all")
 
 
-def _echo_baseline_check(runs) -> None:
+def _echo_baseline_check(by_system: dict[str, RunScores]) -> None:
     """One line: which systems score above both degenerate baselines (point estimates).
     Matching ``null`` on forgetting is free and matching ``forget-all`` means deleting far
     more than was asked, so a system at or below either is not forgetting selectively."""
     from bemula.metrics.definitions import SCORE
 
-    scores = {r.folder.path.name: r.scores.values.get(("", "", SCORE)) for r in runs}
+    scores = {name: s.values.get(("", "", SCORE)) for name, s in by_system.items()}
     points = {n: v.value for n, v in scores.items() if v is not None and v.value is not None}
     bars = {n: points[n] for n in BASELINES if n in points}
     others = [n for n in points if n not in BASELINES]
@@ -225,30 +233,6 @@ def _echo_baseline_check(runs) -> None:
     verdicts = [f"{n} {'yes' if points[n] > floor else 'no'}" for n in others]
     typer.echo(f"Forgetting selectively (Score above {' and '.join(f'{n} {v:.1f}' for n, v in bars.items())}): "
                + "; ".join(verdicts))
-
-
-def default_systems() -> tuple[list[str], list[str]]:
-    """Built-in systems runnable offline (no LLM, package present), and notes on the others."""
-    from bemula.systems import BUILTIN_MODULES
-    from bemula.systems.base import registry
-
-    def rank(item: tuple[int, tuple[str, object]]) -> tuple[int, int]:
-        """Built-in modules' order first (not import order, which varies), then the rest."""
-        position, (_, info) = item
-        module = getattr(getattr(info, "factory", None), "__module__", "")
-        builtin = [i for i, m in enumerate(BUILTIN_MODULES) if module == m or module.startswith(m + ".")]
-        return (builtin[0] if builtin else len(BUILTIN_MODULES), position)
-
-    runnable, notes = [], []
-    # the registry's own names ("a-mem" lives in module adapters/amem.py)
-    for _, (name, info) in sorted(enumerate(registry().items()), key=rank):
-        if not info.available:
-            notes.append(f"{name}: not installed ({info.install_hint}), skipped")
-        elif info.needs not in ("", "nothing"):
-            notes.append(f"{name}: needs {info.needs}, skipped with the offline probe backbone")
-        else:
-            runnable.append(name)
-    return runnable, notes
 
 
 @app.command("eval")
@@ -263,112 +247,36 @@ def eval_command(
     resamples: Annotated[int, typer.Option(help="bootstrap resamples")] = N_RESAMPLES,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bars")] = False,
     no_validate: Annotated[bool, typer.Option("--no-validate", help="run data with validation errors (integrity is still checked)")] = False,
+    judge: Annotated[str, typer.Option(help="rules, or a judge a package registers (LLM judges run on the embedded model)")] = "rules",
 ) -> None:
     """The whole chain, offline: generate the benchmark if missing, run the built-in systems
     with the retrieval-probe backbone, judge with the rules, score, print the table, write
-    the report."""
-    import time
+    the report. (The library call is ``bemula.evaluate()``; docs/protocol.md.)"""
+    from bemula.dataset import DatasetError, bundled_dataset
+    from bemula.pipeline import EvaluateError, evaluate
+    from bemula.runfolder.folder import RunFolderError
 
-    from bemula.dataset import MANIFEST_NAME, DatasetError, bundled_dataset, resolve_data
-    from bemula.judge.runfolder import RunFolderError
-    from bemula.report.build import write_report
-
-    from bemula.generate.editions import EDITIONS, default_data_dir
-
-    if edition not in EDITIONS:
-        _fail(f"--edition: unknown edition {edition}; use 1 or 2")
-    started = time.perf_counter()
-    default_data = data is None
-    data = data or default_data_dir(edition)
-    bundled = None if data.exists() else bundled_dataset(str(data))
-    name = f"eval-{data}" if bundled else ("eval" if edition == DEFAULT_EDITION else f"eval-e{edition}")
-    out = out or Path("runs") / (f"{name}-lite" if lite else name)
-    data = resolve_data(data)
-    if not (data / MANIFEST_NAME).exists():
-        from bemula.generate.editions import generate
-
-        typer.echo(f"generating the benchmark (edition {edition}, seed {seed}{', Lite' if lite else ''}) into {data}/ …")
-        t0 = time.perf_counter()
-        manifest = generate(seed, data, edition=edition, lite=lite)
-        typer.echo(f"  {len(manifest.instances)} instances in {time.perf_counter() - t0:.1f} s")
-    elif default_data:
-        from bemula.dataset import read_manifest
-        from bemula.generate.editions import manifest_edition
-
-        found = manifest_edition(read_manifest(data).generator)
-        if found is not None and found != edition:
-            _note(f"{data} holds edition {found} of the benchmark (generated earlier), not edition {edition}; "
-                  f"running it as it is. Move it aside to get edition {edition}, or pass --edition {found}.")
-    if systems:
-        chosen = [s.strip() for s in systems.split(",") if s.strip()]
-        from bemula.systems.base import registry
-
-        known = registry()
-        unknown = [s for s in chosen if s not in known]
-        if unknown:
-            _fail(f"--systems: unknown system(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        notes: list[str] = []
-    else:
-        chosen, notes = default_systems()
-    if notes:  # one line, not one per system it was never going to run
-        names = [note.split(":", 1)[0] for note in notes]
-        _note(f"not run here (not installed, or they need an LLM backbone): {', '.join(names)}; "
-              "`bemula systems` says how to add each")
-    if not chosen:
-        _fail("no runnable system (see `bemula systems`)")
-
-    from bemula.run.meta import RunFolderMismatch
-    from bemula.run.runner import RunConfig, RunError, run_benchmark
-    from bemula.run.store import AnswerFileError
-
-    run_dirs: list[Path] = []
-    incomplete: list[str] = []
-    for system in chosen:
-        run_dir = out / system
-        typer.echo(f"running {system} (probe backbone) → {run_dir}/")
-        config = RunConfig(data=data, out=run_dir, system=system, backbone="probe", lite=lite, workers=workers, seed=seed,
-                           validate=not no_validate)
-        t0 = time.perf_counter()
-        try:
-            summary = run_benchmark(config, progress=not quiet)
-        except (RunError, RunFolderMismatch, DatasetError, AnswerFileError, ValueError, KeyError) as exc:
-            _note(f"{system}: run failed: {exc}; skipped")
-            incomplete.append(system)
-            continue
-        if summary.instances_failed or summary.errors:
-            incomplete.append(system)
-        if summary.instances_failed:
-            _note(f"{system}: {len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed[:5])}")
-        typer.echo(
-            f"  {summary.questions_answered} answered now, {summary.questions_skipped} already done, "
-            f"{summary.errors} errors, {time.perf_counter() - t0:.1f} s"
-        )
-        run_dirs.append(run_dir)
-    if not run_dirs:
-        _fail("no system produced answers")
-
-    from bemula.audit import AuditError, audit_run
-    from bemula.cli.judge import run_judge
-
-    residues: dict[str, str] = {}
+    bundled = None if data is None or data.exists() else bundled_dataset(str(data))
+    if out is None:
+        name = f"eval-{data}" if bundled else ("eval" if edition == DEFAULT_EDITION else f"eval-e{edition}")
+        out = Path("runs") / (f"{name}-lite" if lite else name)
+    chosen = [s.strip() for s in systems.split(",") if s.strip()] if systems else None
     try:
-        for run_dir in run_dirs:
-            run_judge(run_dir, "rules", progress=not quiet, echo=lambda m: typer.echo(f"  {m}"))
-            try:
-                audit = audit_run(run_dir, data=data)
-            except AuditError as exc:
-                _note(f"{run_dir.name}: residue audit failed: {exc}")
-            else:
-                residues[run_dir.name] = f"{audit.values_with_residue}/{audit.values_protected}"
-        report_dir = out / "report"
-        result = write_report(run_dirs, report_dir, judge="rules", n_resamples=resamples)
-    except (RunFolderError, ValueError) as exc:
+        result = evaluate(
+            chosen, data=data, out=out, edition=edition, lite=lite, workers=workers, seed=seed,
+            resamples=resamples, validate=not no_validate, progress=not quiet, judge=judge,
+            echo=typer.echo, note=_note,
+        )
+    except (EvaluateError, DatasetError, RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
+    report_dir = result.report_dir or out / "report"
     print_table(
-        [r.scores for r in result.runs],
-        title=f"{'bemula-' + str(bundled.name) if bundled else 'BEMULA'}{'-Lite' if lite else ''} — probe backbone, rule judge",
-        residues={r.scores.label: residues.get(r.folder.path.name, "–") for r in result.runs},
+        [r.scores for r in result.scored],
+        title=f"{'bemula-' + str(bundled.name) if bundled else 'BEMULA'}{'-Lite' if lite else ''} — probe backbone, "
+              + ("rule judge" if judge == "rules" else f"judge: {judge}"),
+        residues={r.scores.label: (f"{r.audit.values_with_residue}/{r.audit.values_protected}" if r.audit else "–")
+                  for r in result.scored},
         full_table=str(report_dir / "report.md"),
     )
     typer.echo(
@@ -376,12 +284,12 @@ def eval_command(
         "upper bound on leakage); figures comparable with the paper need an LLM backbone. "
         "Residues: protected values still found in a store after the forget request (`bemula audit`)."
     )
-    _echo_probe_accuracy(result.runs)
-    _echo_baseline_check(result.runs)
-    typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {time.perf_counter() - started:.1f} s in all")
-    if incomplete:
+    _echo_probe_accuracy([r.scores for r in result.scored])
+    _echo_baseline_check({r.system: r.scores for r in result.scored})
+    typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {result.wall_s:.1f} s in all")
+    if result.incomplete:
         typer.secho(
-            f"incomplete: {', '.join(incomplete)} (failed runs or questions); re-run the same command to retry",
+            f"incomplete: {', '.join(result.incomplete)} (failed runs or questions); re-run the same command to retry",
             fg=typer.colors.YELLOW, err=True,
         )
         raise typer.Exit(3)

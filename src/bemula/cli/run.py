@@ -82,13 +82,14 @@ def run_command(
     retries: Annotated[int | None, typer.Option(help="retries per LLM call after the first attempt [default: 5]")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
     no_validate: Annotated[bool, typer.Option("--no-validate", help="run data with validation errors (integrity is still checked)")] = False,
+    redo: Annotated[bool, typer.Option("--redo", help="answer every selected question again (after changing the system's code)")] = False,
 ) -> None:
     """Run a memory system on the benchmark: ingest each version turn by turn, answer its
     questions, append to RUN/answers.jsonl. Re-running the same command resumes."""
     from bemula.dataset import DatasetError, resolve_data
-    from bemula.run.meta import RunFolderMismatch
+    from bemula.runfolder.meta import MetaError, RunFolderMismatch
     from bemula.run.runner import RunConfig, RunError, RunIncomplete, RunInterrupted, run_benchmark
-    from bemula.run.store import AnswerFileError
+    from bemula.runfolder.folder import RunFolderError
 
     config = RunConfig(
         data=resolve_data(data),
@@ -108,16 +109,18 @@ def run_command(
         system_options=_parse_options(option or []),
         llm_options=llm_options(timeout, retries),
         validate=not no_validate,
+        redo=redo,
     )
     try:
-        summary = run_benchmark(config, progress=not quiet)
+        summary = run_benchmark(config, progress=not quiet, note=lambda line: typer.secho(
+            f"note: {line}", fg=typer.colors.YELLOW, err=True))
     except RunIncomplete as exc:
         _fail(str(exc), EXIT_INCOMPLETE)
         return
     except RunInterrupted as exc:
         _fail(str(exc), EXIT_INTERRUPTED)
         return
-    except (RunError, RunFolderMismatch, DatasetError, AnswerFileError, ValueError) as exc:
+    except (RunError, RunFolderMismatch, MetaError, DatasetError, RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
     typer.echo(

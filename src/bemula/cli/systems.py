@@ -14,7 +14,7 @@ from bemula.cli.app import app
 def systems_command(
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per system")] = False,
 ) -> None:
-    """List memory systems: name, available, version, what it needs, install hint."""
+    """List memory systems: name, available, version, what it needs, install hint, options."""
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
@@ -31,6 +31,11 @@ def systems_command(
             "supports_fork": bool(i.factory and i.factory.supports_fork),
             "install": i.install_hint,
             "description": i.description,
+            "options": {
+                key: {"default": field.default, "description": field.description or ""}
+                for key, field in i.options.model_fields.items()
+            },
+            "source": i.source,
         }
         for i in infos
     ]
@@ -52,4 +57,9 @@ def systems_command(
         console.print(head)
         if row["install"] and not row["available"]:
             console.print(Padding(Text(f"install: {row['install']}"), (0, 0, 0, 2)))
+        if row["source"] != "bemula":
+            console.print(Padding(Text(f"from: {row['source']} (entry point)"), (0, 0, 0, 2)))
+        if row["options"]:
+            options = ", ".join(f"{k}={v['default']}" for k, v in row["options"].items())
+            console.print(Padding(Text(f"options (-o KEY=VALUE): {options}"), (0, 0, 0, 2)))
         console.print(Padding(Text(row["description"], style="dim"), (0, 0, 0, 2)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.records import VerdictRecord
 
 
 @dataclass

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bemula.model import Question
-from bemula.run.records import AnswerRecord, VerdictRecord
+from bemula.runfolder.records import AnswerRecord, Unscored, VerdictRecord
 
 #: progress callback: called with the number of items just finished
 Progress = Callable[[int], None]
@@ -55,18 +55,8 @@ def error_verdict(item: JudgeItem, judge: str, **extra: str) -> VerdictRecord:
         question_id=item.question.id,
         judge=judge,
         correct=None,
+        unscored=Unscored.NO_ANSWER,
         reason=f"unscored: no answer (backbone error: {(item.answer.error or '')[:120]})",
         answer_hash=answer_hash(item.answer),
         **extra,
     )
-
-
-def unscored_kind(reason: str) -> str:
-    """A short class for why a verdict is unscored (for counts in summaries and reports)."""
-    if "unparseable" in reason:
-        return "unparseable verdict"
-    if "judge call failed" in reason:
-        return "judge call failed"
-    if "backbone error" in reason:
-        return "no answer (backbone error)"
-    return "other"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from bemula.judge.base import JudgeItem, Progress, answer_hash, error_verdict
 from bemula.judge.llm import LLMJudge
 from bemula.judge.rules import RULES_VERSION, judge_answer
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.records import AnswerKind, VerdictRecord
 
 
 class CascadeJudge:
@@ -26,6 +26,11 @@ class CascadeJudge:
         self.decided_by_rules = 0
         self.decided_by_llm = 0
 
+    def counts(self) -> str:
+        """What this judge saw, for summaries."""
+        return (f"{self.llm.counts()}; decided by rules {self.decided_by_rules}, "
+                f"by the LLM {self.decided_by_llm}")
+
     def judge_many(self, items: Sequence[JudgeItem], progress: Progress | None = None) -> list[VerdictRecord]:
         out: list[VerdictRecord | None] = [None] * len(items)
         to_llm: list[int] = []
@@ -35,7 +40,7 @@ class CascadeJudge:
                 if progress is not None:
                     progress(1)
                 continue
-            outcome = judge_answer(item.question, item.answer.answer, backbone=item.answer.backbone)
+            outcome = judge_answer(item.question, item.answer.answer, memory=item.answer.answer_kind is AnswerKind.MEMORY)
             if outcome.confident:
                 self.decided_by_rules += 1
                 out[i] = VerdictRecord(

@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, Valida
 from bemula.judge.agreement import cohen_kappa
 from bemula.judge.base import Judge, JudgeItem
 from bemula.model import AttackFrame, Gold, GoldKind, Question, Suite, Version
-from bemula.run.records import AnswerRecord, VerdictRecord
+from bemula.runfolder.records import AnswerRecord, VerdictRecord
 
 #: the shipped set, relative to the ``bemula`` package
 SHIPPED_SET = ("datasets", "judge-set.toml")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from bemula.judge.base import JudgeItem, Progress, answer_hash, error_verdict
 from bemula.judge.rules import says_unavailable
 from bemula.model import AttackFrame, GoldKind, Question, Suite, Version
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.records import Unscored, VerdictRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from bemula.llm.client import LLMClient
@@ -184,6 +184,10 @@ class LLMJudge:
         config = getattr(self.client, "config", None)
         return str(getattr(config, "model", "") or "")
 
+    def counts(self) -> str:
+        """What this judge saw, for summaries."""
+        return f"judge model {self.model}; unparseable verdicts {self.unparseable}; failed calls {self.errors}"
+
     def judge_one(self, item: JudgeItem) -> VerdictRecord:
         from bemula.llm.client import LLMError
 
@@ -209,7 +213,8 @@ class LLMJudge:
             with self._count_lock:
                 self.errors += 1
             return VerdictRecord(
-                **base, correct=None, judge_model=self.model, reason=f"unscored: judge call failed: {str(exc)[:160]}"
+                **base, correct=None, unscored=Unscored.JUDGE_FAILED, judge_model=self.model,
+                reason=f"unscored: judge call failed: {str(exc)[:160]}"
             )
         model = result.model or self.model
         try:
@@ -219,7 +224,8 @@ class LLMJudge:
                 self.unparseable += 1
             snippet = " ".join(result.text.split())[:80]
             return VerdictRecord(
-                **base, correct=None, judge_model=model, reason=f"unscored: unparseable verdict: {exc}: {snippet!r}"
+                **base, correct=None, unscored=Unscored.UNPARSEABLE, judge_model=model,
+                reason=f"unscored: unparseable verdict: {exc}: {snippet!r}"
             )
         correct = parsed.correct and not parsed.leaked
         reason = parsed.reason or ("correct" if correct else "wrong")

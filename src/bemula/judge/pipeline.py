@@ -5,17 +5,18 @@ call failed (an unparseable reply is kept: the request cache would give the same
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from bemula.judge.base import Judge, JudgeItem, answer_hash, unscored_kind
-from bemula.judge.runfolder import RunFolder, RunFolderError
+from bemula.judge.base import Judge, JudgeItem, answer_hash
+from bemula.runfolder.folder import RunFolder, RunFolderError
 from bemula.dataset import DatasetError
 from bemula.judge.questions import InstanceQuestions, load_questions
 from bemula.model import Question
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.jsonl import JsonlAppender
+from bemula.runfolder.records import Unscored, VerdictRecord
 
 #: verdicts are appended (and fsynced) in batches of this many (a judge may set its own
 #: ``batch_size``: small for slow LLM judges, so a kill loses little)
@@ -91,19 +92,14 @@ def judge_run(
         it for it in items
         if (v := existing.get(it.key)) is None
         or v.answer_hash != answer_hash(it.answer)
-        or "judge call failed" in v.reason  # a failed LLM call is retried on resume
+        or v.unscored_kind is Unscored.JUDGE_FAILED  # a failed LLM call is retried on resume
     ]
     tick = progress(len(pending), len(items) - len(pending)) if progress else None
-    mode = "wb" if redo else "ab"
-    _cut_partial_tail(path)
-    with open(path, mode) as out:
+    # a redo appends too (the last verdict of a key counts): a redo cut short loses nothing
+    with JsonlAppender[VerdictRecord](path) as out:
         size = int(getattr(judge, "batch_size", BATCH))
         for start in range(0, len(pending), size):
-            batch = pending[start : start + size]
-            verdicts = judge.judge_many(batch, tick)
-            out.write(b"".join((v.model_dump_json() + "\n").encode("utf-8") for v in verdicts))
-            out.flush()
-            os.fsync(out.fileno())
+            out.append(judge.judge_many(pending[start : start + size], tick))
     folder.forget_cached_verdicts()
     final = folder.verdicts(judge.name)
     summary = JudgeSummary(
@@ -113,7 +109,7 @@ def judge_run(
         verdict: VerdictRecord | None = final.get(it.key)
         if verdict is None or verdict.correct is None:
             summary.unscored += 1
-            reason = "missing" if verdict is None else unscored_kind(verdict.reason)
+            reason = "missing" if verdict is None else str(verdict.unscored_kind)
             summary.unscored_reasons[reason] = summary.unscored_reasons.get(reason, 0) + 1
         elif verdict.correct:
             summary.correct += 1
@@ -122,13 +118,36 @@ def judge_run(
     return summary
 
 
-def _cut_partial_tail(path: Path) -> None:
-    """Drop a last line that a kill left without its newline, so appends start clean."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    data = path.read_bytes()
-    if data.endswith(b"\n"):
-        return
-    keep = data.rfind(b"\n") + 1
-    with open(path, "rb+") as f:
-        f.truncate(keep)
+def judge_folder(
+    run: Path | str,
+    judge: str,
+    *,
+    data: Path | str | None = None,
+    backbone: str = "local",
+    model: str | None = None,
+    base_url: str | None = None,
+    llm_cache: Path | None = None,
+    llm_options: dict[str, Any] | None = None,
+    redo: bool = False,
+    progress: Callable[[int, int], Callable[[int], None] | None] | None = None,
+) -> tuple[JudgeSummary, str]:
+    """Judge one run folder with the registered judge ``judge`` (opening the LLM it needs);
+    returns the summary and the judge's own counters as one clause ("" if none)."""
+    from bemula.judge.registry import describe_judge, open_judge
+
+    folder = RunFolder.open(run, data=data)
+    with open_judge(judge, backbone=backbone, model=model, base_url=base_url, llm_cache=llm_cache,
+                    llm_options=llm_options) as the_judge:
+        summary = judge_run(folder, the_judge, progress=progress, redo=redo)
+        return summary, describe_judge(the_judge)
+
+
+def describe_summary(summary: JudgeSummary, counts: str = "") -> str:
+    """One line: how many answers, judged now or kept, right, wrong, unscored and why."""
+    reasons = ", ".join(f"{k} {v}" for k, v in summary.unscored_reasons.items())
+    return (
+        f"{summary.path}: {summary.total} answers ({summary.judged_now} judged now, {summary.kept} kept): "
+        f"{summary.correct} correct, {summary.wrong} wrong, {summary.unscored} unscored"
+        + (f" ({reasons})" if reasons else "")
+        + (f"; {counts}" if counts else "")
+    )

@@ -87,7 +87,7 @@ from dataclasses import dataclass
 
 from bemula.judge.base import JudgeItem, Progress, answer_hash, error_verdict
 from bemula.model import AttackFrame, GoldKind, Question
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.records import AnswerKind, VerdictRecord
 from bemula.text import (
     GENERIC_WORDS,
     NOT_AVAILABLE,
@@ -99,8 +99,6 @@ from bemula.text import (
     stem,
 )
 
-#: backbones whose answer is raw retrieved memory text (SPEC §6 retrieval probe)
-MEMORY_BACKBONES = frozenset({"probe", "retrieval-probe"})
 #: the retrieval probe's answer when nothing relevant comes back: the agent's sentence
 #: (``bemula.text.NOT_AVAILABLE``), under the name the judge's callers use
 PROBE_NO_INFO = NOT_AVAILABLE
@@ -233,9 +231,10 @@ def is_yes_no_question(question: Question, frame: AttackFrame | None) -> bool:
     return bool(_YES_NO_START_RE.match(fold(last))) and question.text.rstrip().endswith("?")
 
 
-def is_memory_answer(answer: str, backbone: str) -> bool:
-    """True when ``answer`` is raw memory text from the retrieval probe."""
-    return backbone in MEMORY_BACKBONES and not _is_probe_no_info(answer)
+def is_memory_answer(answer: str, memory: bool) -> bool:
+    """True when ``answer`` is raw memory text (an answer of kind ``memory``) that holds
+    something, not the retrieval probe's no-information sentence."""
+    return memory and not _is_probe_no_info(answer)
 
 
 def _is_probe_no_info(answer: str) -> bool:
@@ -262,22 +261,25 @@ def judge_answer(
     question: Question,
     answer: str,
     *,
-    backbone: str = "",
+    memory: bool = False,
     frame: AttackFrame | None = None,
 ) -> RuleOutcome:
     """Judge one answer by the rules above.
+
+    ``memory``: the answer is raw memory text (``AnswerKind.MEMORY``, the retrieval probe's),
+    not a model's sentence; it is read as a snippet of stored facts.
 
     ``frame`` is the effective attack frame — for a control probe, the frame of the forget
     question it probes (the probe has none of its own but asks the same words).
     """
     frame = frame or question.frame
     gold = question.gold
-    memory = is_memory_answer(answer, backbone)
+    memory_kind, memory = memory, is_memory_answer(answer, memory)
     a_tokens = normalize_tokens(answer)
     q_seq = normalize_tokens(question.text)
     q_tokens = frozenset(q_seq)
     accepted_tokens = frozenset(t for v in gold.accepted for t in normalize_tokens(v))
-    refusal = _is_probe_no_info(answer) if backbone in MEMORY_BACKBONES else says_unavailable(answer)
+    refusal = _is_probe_no_info(answer) if memory_kind else says_unavailable(answer)
     yes_no = is_yes_no_question(question, frame)
     affirm = yes_no and not memory and affirms(answer)
     deny = yes_no and not memory and denies(answer)
@@ -639,7 +641,7 @@ class RuleJudge:
     def judge_one(self, item: JudgeItem) -> VerdictRecord:
         if item.answer.error is not None:
             return error_verdict(item, self.name, judge_model=RULES_VERSION)
-        outcome = judge_answer(item.question, item.answer.answer, backbone=item.answer.backbone)
+        outcome = judge_answer(item.question, item.answer.answer, memory=item.answer.answer_kind is AnswerKind.MEMORY)
         return VerdictRecord(
             instance_id=item.instance_id,
             question_id=item.question.id,

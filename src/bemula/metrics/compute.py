@@ -29,11 +29,18 @@ from bemula.metrics.bootstrap import (
     resample_counts,
     resampled_ratios,
 )
-from bemula.metrics.definitions import HEADLINE, PASS, SCORE, RequestOutcome, headline_metric, request_outcomes
+from bemula.metrics.definitions import (
+    PASS,
+    SCORE,
+    Metric,
+    RequestOutcome,
+    all_metrics,
+    metric_names,
+    request_outcomes,
+)
 from bemula.metrics.items import COUNTED, ItemRow, ScoredInstance, item_rows, turns_of
-from bemula.metrics.score import bemula_score
 from bemula.model import AttackFrame, RequestType, Tier
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.records import VerdictRecord
 
 ColumnKey = tuple[str, str, str]  # (dimension, group, metric)
 N_LENGTH_BINS = 5
@@ -155,9 +162,9 @@ class RunScores:
         """Verdicts that are unscored (counted apart, never right or wrong)."""
         unscored = [r for r in self.rows if r.judged and r.correct is None]
         missing = [r for r in self.rows if not r.judged]
-        reasons = Counter(_unscored_kind(r.reason) for r in unscored)
+        reasons = Counter(r.unscored for r in unscored)
         by_metric: dict[str, int] = {}
-        for m in (*HEADLINE, PASS):
+        for m in (metric.name for metric in all_metrics() if metric.kind != "composite"):
             value = self.values.get(("", "", m))
             if value is not None and value.excluded.get("unscored"):
                 by_metric[m] = value.excluded["unscored"]
@@ -175,10 +182,13 @@ class RunScores:
             value = self.values.get(key)
             return value.as_json(with_items=with_items) if value is not None else None
 
-        out: dict[str, Any] = {m: mv(("", "", m)) for m in HEADLINE}
-        out["AR_by_frame"] = {g: mv(("frame", g, "AR")) for g in self.groups("frame")}
-        out["request_pass_rate"] = mv(("", "", PASS))
-        out["score"] = mv(("", "", SCORE))
+        out: dict[str, Any] = {}
+        for metric in all_metrics():
+            out[metric.key] = mv(("", "", metric.name))
+            if metric.by_frame:
+                out[f"{metric.name}_by_frame"] = {
+                    g: mv(("frame", g, metric.name)) for g in self.groups("frame") if ("frame", g, metric.name) in self.values
+                }
         out["unscored"] = self.unscored
         out["unanswered"] = dict(self.unanswered)
         breakdowns: dict[str, Any] = {}
@@ -217,12 +227,6 @@ _GROUP_ORDER: dict[str, list[str]] = {
 }
 
 
-def _unscored_kind(reason: str) -> str:
-    from bemula.judge.base import unscored_kind
-
-    return unscored_kind(reason)
-
-
 def _round(x: float | None) -> float | None:
     return None if x is None else round(float(x), 4)
 
@@ -259,24 +263,28 @@ def compute_scores(
     def add(key: ColumnKey, inst_i: int, item: ItemValue) -> None:
         cells.setdefault(key, []).append((inst_i, item))
 
+    metrics = all_metrics()
+    item_metrics = [m for m in metrics if m.kind == "item"]
     for row in rows:
-        metric = headline_metric(row)
-        if metric is None:
-            continue
         item = ItemValue(row.instance_id, row.question_id, row.value, row.status)
         i = index[row.instance_id]
-        for dim, group in _memberships(row.request_type, row.tier, bin_of[row.instance_id]):
-            add((dim, group, metric), i, item)
-        if metric == "AR" and row.frame is not None:
-            add(("frame", row.frame.value, "AR"), i, item)
+        for metric in item_metrics:
+            assert metric.selects is not None
+            if not metric.selects(row):
+                continue
+            for dim, group in _memberships(row.request_type, row.tier, bin_of[row.instance_id]):
+                add((dim, group, metric.name), i, item)
+            if metric.by_frame and row.frame is not None:
+                add(("frame", row.frame.value, metric.name), i, item)
     for req in requests:
         item = ItemValue(req.instance_id, req.request_id, req.value, req.status)
         i = index[req.instance_id]
         for dim, group in _memberships(req.request_type, req.tier, bin_of[req.instance_id]):
             add((dim, group, PASS), i, item)
     # headline columns exist even when empty, so the JSON shape never changes
-    for metric in (*HEADLINE, PASS):
-        cells.setdefault(("", "", metric), [])
+    for metric in metrics:
+        if metric.kind != "composite":
+            cells.setdefault(("", "", metric.name), [])
 
     columns = sorted(cells, key=_column_order)
     n_inst = len(instances)
@@ -309,29 +317,11 @@ def compute_scores(
             items=items,
         )
 
-    # Score for every group that has all four components (all groups' intervals in one call)
+    # composites (Score) for every group that has all their components, all groups'
+    # intervals in one call per composite
     groups = {(d, g) for d, g, _ in columns}
-    score_keys: list[tuple[ColumnKey, float | None, int]] = []
-    score_samples: list[np.ndarray] = []
-    for dim, group in sorted(groups):
-        parts = [col_index.get((dim, group, m)) for m in ("FE", "AR", "PR", "RL")]
-        if dim == "frame" or any(p is None for p in parts):
-            continue
-        fe, ar, pr, rl = (total_num[p] / total_den[p] if total_den[p] else None for p in parts)  # type: ignore[index]
-        members = {it.instance_id for m in HEADLINE for _, it in cells.get((dim, group, m), [])}
-        point = None if None in (fe, ar, pr, rl) else float(bemula_score(fe, ar, pr, rl))
-        score_keys.append(((dim, group, SCORE), point, len(members)))
-        score_samples.append(bemula_score(*(boot[:, p] for p in parts)))  # type: ignore[index]
-    if score_keys:
-        s_lo, s_hi = percentile_interval(np.column_stack(score_samples), confidence)
-        for k, (key, point, n_members) in enumerate(score_keys):
-            values[key] = MetricValue(
-                key=key,
-                value=None if point is None else 100.0 * point,
-                ci_low=None if point is None or np.isnan(s_lo[k]) else 100.0 * s_lo[k],
-                ci_high=None if point is None or np.isnan(s_hi[k]) else 100.0 * s_hi[k],
-                n=n_members,
-            )
+    for composite in (m for m in metrics if m.kind == "composite"):
+        values.update(_composite_values(composite, groups, col_index, total_num, total_den, boot, cells, confidence))
     return RunScores(
         label=label,
         judge=judge,
@@ -350,7 +340,42 @@ def compute_scores(
     )
 
 
-_METRIC_ORDER = [*HEADLINE, PASS, SCORE]
+def _composite_values(
+    composite: Metric,
+    groups: set[tuple[str, str]],
+    col_index: dict[ColumnKey, int],
+    total_num: np.ndarray,
+    total_den: np.ndarray,
+    boot: np.ndarray,
+    cells: dict[ColumnKey, list[tuple[int, ItemValue]]],
+    confidence: float,
+) -> dict[ColumnKey, MetricValue]:
+    """``composite`` of its components' fractions, per group and per bootstrap resample."""
+    assert composite.combine is not None
+    keys: list[tuple[ColumnKey, float | None, int]] = []
+    samples: list[np.ndarray] = []
+    for dim, group in sorted(groups):
+        parts = [col_index.get((dim, group, m)) for m in composite.components]
+        if dim == "frame" or any(p is None for p in parts):
+            continue
+        cols = [p for p in parts if p is not None]
+        fractions = [total_num[p] / total_den[p] if total_den[p] else None for p in cols]
+        members = {it.instance_id for m in composite.components for _, it in cells.get((dim, group, m), [])}
+        point = None if None in fractions else float(composite.combine(*fractions))
+        keys.append(((dim, group, composite.name), point, len(members)))
+        samples.append(composite.combine(*(boot[:, p] for p in cols)))
+    out: dict[ColumnKey, MetricValue] = {}
+    if keys:
+        lo, hi = percentile_interval(np.column_stack(samples), confidence)
+        for k, (key, point, n_members) in enumerate(keys):
+            out[key] = MetricValue(
+                key=key,
+                value=None if point is None else 100.0 * point,
+                ci_low=None if point is None or np.isnan(lo[k]) else 100.0 * lo[k],
+                ci_high=None if point is None or np.isnan(hi[k]) else 100.0 * hi[k],
+                n=n_members,
+            )
+    return out
 
 
 def _column_order(key: ColumnKey) -> tuple[int, int, str, int]:
@@ -358,7 +383,8 @@ def _column_order(key: ColumnKey) -> tuple[int, int, str, int]:
     dim_i = 0 if dim == "" else 1 + DIMENSIONS.index(dim)
     order = _GROUP_ORDER.get(dim, [])
     group_i = order.index(group) if group in order else len(order)
-    return (dim_i, group_i, group, _METRIC_ORDER.index(metric))
+    names = metric_names()
+    return (dim_i, group_i, group, names.index(metric) if metric in names else len(names))
 
 
 @dataclass(frozen=True)
@@ -400,7 +426,9 @@ def paired_difference(
     ids = sorted(a.instance_ids)
     n_resamples = n_resamples or a.n_resamples
     counts = resample_counts(len(ids), n_resamples, a.seed if seed is None else seed)
-    parts = ("FE", "AR", "PR", "RL") if metric == SCORE else (metric,)
+    definition = next((m for m in all_metrics() if m.name == metric), None)
+    composite = definition if definition is not None and definition.kind == "composite" else None
+    parts = composite.components if composite is not None else (metric,)
 
     def samples_and_point(run: RunScores) -> tuple[np.ndarray, float | None]:
         assert run.num is not None and run.den is not None
@@ -414,8 +442,9 @@ def paired_difference(
         if (tot_den == 0).any():
             return boot[:, 0] * np.nan, None
         points = tot_num / tot_den
-        if metric == SCORE:
-            return bemula_score(*(boot[:, k] for k in range(4))), float(bemula_score(*points))
+        if composite is not None:
+            assert composite.combine is not None
+            return composite.combine(*(boot[:, k] for k in range(len(parts)))), float(composite.combine(*points))
         return boot[:, 0], float(points[0])
 
     sa, pa = samples_and_point(a)

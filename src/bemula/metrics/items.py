@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 #: what scoring reads of an instance: id, tier, requests, questions (a full ``Instance`` or
 #: the dialogue-free ``InstanceQuestions`` view)
 ScoredInstance = Union[Instance, "InstanceQuestions"]
-from bemula.run.records import VerdictRecord
+from bemula.runfolder.records import VerdictRecord
 
 COUNTED = "counted"
 PROBE_WRONG = "probe wrong"
@@ -58,6 +58,8 @@ class ItemRow:
     leaked: bool
     judged: bool
     reason: str
+    #: why the verdict is unscored (``Unscored`` value), "" when scored or missing
+    unscored: str
     probe_id: str | None
     probe_correct: bool | None
     probe_judged: bool
@@ -133,6 +135,7 @@ def _row(
         leaked=verdict.leaked if verdict else False,
         judged=verdict is not None,
         reason=verdict.reason if verdict else "",
+        unscored=str(verdict.unscored_kind or "") if verdict else "",
         probe_id=q.control_probe_id,
         probe_correct=probe.correct if probe else None,
         probe_judged=probe is not None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bemula.judge.pipeline import load_instances
-from bemula.judge.runfolder import RunFolder
+from bemula.runfolder.folder import RunFolder
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 from bemula.metrics.compute import RunScores, compute_scores
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bemula.judge.pipeline import load_instances
-from bemula.judge.runfolder import RunFolder
+from bemula.runfolder.folder import RunFolder
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 from bemula.metrics.compute import Difference, RunScores, paired_difference
 from bemula.metrics.definitions import SCORE, headline_metric

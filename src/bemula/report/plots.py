@@ -77,7 +77,13 @@ def grouped_bars(runs: Sequence[RunScores], dimension: str, metric: str, title: 
     return _png(fig)
 
 
-def length_curves(runs: Sequence[RunScores], metrics: Sequence[str] = ("FE", "PR", "RL", "AR")) -> bytes:
+def length_curves(runs: Sequence[RunScores], metrics: Sequence[str] | None = None) -> bytes:
+    """One panel per forget-version item metric (every registered one but retention, which
+    is asked on the control version) against dialogue length."""
+    if metrics is None:
+        from bemula.metrics.definitions import item_metrics
+
+        metrics = [m.name for m in item_metrics() if m.name != "RA"]
     fig, axes = plt.subplots(1, len(metrics), figsize=(3.2 * len(metrics), 3.4), sharey=True)
     axes = np.atleast_1d(axes)
     for ax, metric in zip(axes, metrics, strict=True):

@@ -9,12 +9,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bemula.metrics.compute import MetricValue, RunScores
-from bemula.metrics.definitions import HEADLINE, PASS, SCORE
+from bemula.metrics.definitions import PASS, SCORE, all_metrics, item_metrics
 
-METRIC_LABELS = {
-    "RA": "RA", "FE": "FE", "PR": "PR", "RL": "RL", "AR": "AR", PASS: "Pass", SCORE: "Score",
-}
-MAIN_METRICS = (*HEADLINE, PASS, SCORE)
+
+def main_metrics() -> list[str]:
+    """Every registered metric, in table order (a metric a package adds comes along)."""
+    return [m.name for m in all_metrics()]
+
+
+def metric_labels() -> dict[str, str]:
+    return {m.name: m.label for m in all_metrics()}
 
 
 @dataclass
@@ -42,9 +46,12 @@ def main_table(runs: Sequence[RunScores]) -> Table:
     return Table(
         name="main",
         title="BEMULA metrics (95% cluster-bootstrap intervals)",
-        columns=[METRIC_LABELS[m] for m in MAIN_METRICS],
-        rows=[(r.label, [r.get(m) for m in MAIN_METRICS]) for r in runs],
-        note="Values on 0–100. Pass = request pass rate. Score = √(FE·AR)·√(PR·RL).",
+        columns=[metric_labels()[m] for m in main_metrics()],
+        rows=[(r.label, [r.get(m) for m in main_metrics()]) for r in runs],
+        note="Values on 0–100. " + " ".join(
+            f"{m.label} = {m.title}{' (' + m.description + ')' if m.kind == 'composite' else ''}."
+            for m in all_metrics()
+        ),
     )
 
 
@@ -97,10 +104,11 @@ def all_tables(runs: Sequence[RunScores]) -> list[Table]:
         group_table(runs, "type", PASS, "pass_by_type", "Request pass rate per request type"),
         group_table(runs, "tier", SCORE, "score_by_tier", "Score per tier"),
     ]
-    for metric in ("FE", "PR", "RL", "AR"):
-        tables.append(
-            group_table(runs, "length", metric, f"{metric.lower()}_by_length", f"{metric} per dialogue-length bin")
-        )
+    for metric in item_metrics():
+        if metric.name == "RA":  # retention is asked on the control version: no forgetting to age
+            continue
+        tables.append(group_table(runs, "length", metric.name, f"{metric.name.lower()}_by_length",
+                                  f"{metric.label} per dialogue-length bin"))
     return tables
 
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from bemula.backbones import Backbone, BackboneAnswer, ProbeBackbone
 from bemula.model import Instance, Question, Version
 from bemula.safeio import confined
-from bemula.run.dumps import write_dump, write_stats
+from bemula.runfolder.dumps import write_dump, write_stats
 from bemula.run.ingest import count_turns, feed, shared_prefix_length, version_steps
-from bemula.run.records import AnswerRecord, RetrievedRecord
+from bemula.runfolder.records import AnswerRecord, RetrievedRecord, gold_hash
 from bemula.systems.base import MemorySystem, RetrievedItem
 
 #: At most this many retrieved items are kept in an answer record (full-context can return
@@ -173,6 +173,7 @@ def _answer_version(
                 version=version,
                 system=system_name,
                 backbone=backbone.name,
+                answer_kind=backbone.answer_kind,
                 question=q.text,
                 answer=answer.text if answer.error is None else "",
                 retrieved=items,
@@ -181,6 +182,8 @@ def _answer_version(
                 completion_tokens=answer.completion_tokens,
                 latency_s=round(answer.latency_s, 6),
                 retrieve_s=round(retrieve_s, 6),
+                prompt_hash=backbone.prompt_hash,
+                gold_hash=gold_hash(q.gold),
                 error=answer.error,
             )
         )

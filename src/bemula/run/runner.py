@@ -20,9 +20,10 @@ import signal
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -32,23 +33,30 @@ from bemula.agent import prompt_hash
 from bemula.backbones import Backbone, open_backbone
 from bemula.dataset import Dataset, read_manifest
 from bemula.model import Instance, Version
-from bemula.run.dumps import write_receipts
+from bemula.runfolder.dumps import write_receipts
 from bemula.run.instance import InstanceResult, run_instance
-from bemula.run.lock import RunFolderBusy, RunFolderLock
-from bemula.run.meta import (
-    META_FORMAT,
+from bemula.runfolder.lock import RunFolderBusy, RunFolderLock
+from bemula.runfolder.meta import (
+    DatasetInfo,
+    Invocation,
+    RunIdentity,
+    RunMeta,
+    SystemInfoMeta,
     check_identity,
+    code_version,
     git_commit,
     now_utc,
     package_versions,
     read_meta,
+    result_inputs,
     write_meta,
 )
-from bemula.run.records import AnswerRecord
-from bemula.run.store import ANSWERS_NAME, AnswerWriter, finished_keys, read_answers
+from bemula.runfolder.records import AnswerRecord
+from bemula.runfolder.folder import finished_keys, read_answers
+from bemula.runfolder.jsonl import JsonlAppender, atomic_write_json
+from bemula.runfolder.names import ANSWERS_NAME, FAILURES_NAME, META_NAME, SUMMARY_NAME
+from bemula.registry import OptionsError
 from bemula.systems.base import SystemContext, create_system, registry
-
-SUMMARY_NAME = "run-summary.json"
 
 #: validator codes that make a dataset unsafe to run at all: unreadable or tampered files,
 #: ids that clash or point nowhere, versions that do not line up. Checked even with
@@ -95,16 +103,29 @@ class RunConfig:
     keep_workdirs: bool = False
     #: refuse data with any validator error (False: only the integrity codes, BLOCKING_CODES)
     validate: bool = True
+    #: answer every selected question again (new records are appended; the last one counts)
+    redo: bool = False
 
-    def identity(self, dataset_checksum: str) -> dict[str, Any]:
-        return {
-            "dataset_checksum": dataset_checksum,
-            "system": self.system,
-            "backbone": self.backbone,
-            "model": self.model,
-            "index": self.index,
-            "system_options": dict(sorted(self.system_options.items())),
-        }
+    def identity(self, dataset_checksum: str) -> RunIdentity:
+        return RunIdentity(
+            dataset_checksum=dataset_checksum,
+            system=self.system,
+            backbone=self.backbone,
+            model=self.model,
+            index=self.index,
+            system_options=dict(sorted(self.system_options.items())),
+            inputs=result_inputs(),
+        )
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunConfig:
+        """The config a run recorded in ``meta.json`` (unknown keys of other versions dropped)."""
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        for key in ("data", "out", "llm_cache"):
+            if values.get(key) is not None:
+                values[key] = Path(values[key])
+        return cls(**values)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -135,6 +156,8 @@ class RunSummary:
     ingest_s: float = 0.0
     answer_s: float = 0.0
     wall_s: float = 0.0
+    #: lines for the user (e.g. the system's code changed since the stored answers)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def share_saved(self) -> float:
@@ -211,7 +234,7 @@ def _plan(dataset: Dataset, ids: list[str], done: set[tuple[str, str]]) -> tuple
     return tasks, total, skipped
 
 
-def _system_context(config: RunConfig, workdir: Path, backbone: Backbone, llm: Any) -> SystemContext:
+def system_context(config: RunConfig, workdir: Path, backbone: Backbone, llm: Any) -> SystemContext:
     return SystemContext(
         workdir=workdir,
         llm=llm,
@@ -222,7 +245,7 @@ def _system_context(config: RunConfig, workdir: Path, backbone: Backbone, llm: A
     )
 
 
-def _llm_kwargs(config: RunConfig) -> dict[str, Any]:
+def llm_kwargs(config: RunConfig) -> dict[str, Any]:
     return {
         "model": config.model,
         "base_url": config.base_url,
@@ -242,45 +265,64 @@ def _check_system(config: RunConfig) -> None:
         raise RunError(
             f"system {config.system!r} needs an LLM; use --backbone local or --backbone openai"
         )
+    try:
+        info.validate_options(config.system_options)
+    except OptionsError as exc:
+        raise RunError(f"system {exc}") from None
 
 
-def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existing: dict | None,
-                dataset_check: dict[str, Any] | None = None) -> dict[str, Any]:
+def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existing: RunMeta | None,
+                dataset_check: dict[str, Any] | None = None) -> RunMeta:
     info = registry()[config.system]
-    invocation = {"started": now_utc(), "config": config.to_json(), "dataset_check": dataset_check or {}}
-    meta: dict[str, Any] = dict(existing or {})
-    if not existing:
-        meta = {
-            "format": META_FORMAT,
-            "created": invocation["started"],
-            "identity": config.identity(dataset.checksum),
-            "config": config.to_json(),
-            "seed": config.seed,
-            "dataset": {
-                "path": str(dataset.root.resolve()),
-                "checksum": dataset.checksum,
-                "name": dataset.manifest.name,
-                "format_version": dataset.manifest.format_version,
-                "generator": dataset.manifest.generator,
-            },
-            "system": {
-                "name": info.name,
-                "description": info.description,
-                "version": info.version,
-                "supports_fork": bool(info.factory and info.factory.supports_fork),
-            },
-            "backbone": backbone.describe(),
-            "agent_prompt_hash": prompt_hash(),
-            "packages": package_versions(),
-            "git": git_commit(),
-            "invocations": [],
-        }
-    meta.setdefault("invocations", []).append(invocation)
+    code = code_version(info.factory) if info.factory is not None else ""
+    invocation = Invocation(started=now_utc(), config=config.to_json(), dataset_check=dataset_check or {},
+                            redo=config.redo, code_version=code)
+    if existing is not None:
+        meta = existing.model_copy(deep=True)
+        if config.redo:  # every answer is rewritten by this code
+            meta.system.code_version = code
+    else:
+        meta = RunMeta(
+            created=invocation.started,
+            identity=config.identity(dataset.checksum),
+            config=config.to_json(),
+            seed=config.seed,
+            dataset=DatasetInfo(
+                path=str(dataset.root.resolve()),
+                checksum=dataset.checksum,
+                name=dataset.manifest.name,
+                format_version=dataset.manifest.format_version,
+                generator=dataset.manifest.generator,
+            ),
+            system=SystemInfoMeta(
+                name=info.name,
+                description=info.description,
+                version=info.version,
+                supports_fork=bool(info.factory and info.factory.supports_fork),
+                code_version=code,
+            ),
+            backbone=backbone.describe(),
+            agent_prompt_hash=prompt_hash(),
+            packages=package_versions(),
+            git=git_commit(),
+        )
+    meta.invocations.append(invocation)
     return meta
 
 
-def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
-    """Run (or resume) ``config``; returns what this invocation did."""
+def code_change_note(out: Path, existing: RunMeta, current: str) -> str | None:
+    """A line saying that the folder's answers came from other code of the system, or None."""
+    stored = existing.system.code_version
+    if not stored or not current or stored == current:
+        return None
+    return (f"{out / META_NAME}: the answers here came from other code of {existing.identity.system!r} "
+            f"({stored[:8]}…, now {current[:8]}…); they are kept — pass --redo to answer everything again")
+
+
+def run_benchmark(config: RunConfig, *, progress: bool = True,
+                  note: Callable[[str], None] | None = None) -> RunSummary:
+    """Run (or resume) ``config``; returns what this invocation did. ``note`` receives the
+    lines a user should read before the run goes on (the system's code changed)."""
     started = time.perf_counter()
     if config.workers < 1:
         raise RunError(f"--workers must be >= 1, got {config.workers}")
@@ -293,12 +335,18 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
         raise RunError(f"{config.data}: {exc.args[0]}") from None
     out = Path(config.out)
     existing = read_meta(out)
+    summary = RunSummary(out=out, instances=len(ids))
     if existing is not None:
         check_identity(out, existing, config.identity(dataset.checksum))
+        factory = registry()[config.system].factory
+        changed = None if config.redo or factory is None else code_change_note(out, existing, code_version(factory))
+        if changed:
+            summary.notes.append(changed)
+            if note is not None:
+                note(changed)
     elif (out / ANSWERS_NAME).exists():
         raise RunError(f"{out}: has {ANSWERS_NAME} but no meta.json; refusing to mix runs, use a new --out")
 
-    summary = RunSummary(out=out, instances=len(ids))
     with ExitStack() as stack:
         try:
             stack.enter_context(RunFolderLock(out))
@@ -306,18 +354,18 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
             raise RunError(str(exc)) from None
         try:
             backbone, llm = stack.enter_context(
-                open_backbone(config.backbone, context_window=config.context_window, **_llm_kwargs(config))
+                open_backbone(config.backbone, context_window=config.context_window, **llm_kwargs(config))
             )
         except Exception as exc:  # noqa: BLE001 - the LLM layer's errors are one line already
             if {cls.__name__ for cls in type(exc).__mro__} & {"LLMError", "LLMUnavailable"}:
                 raise RunError(f"backbone {config.backbone!r}: {exc}") from None
             raise
         write_meta(out, _build_meta(config, dataset, backbone, existing, dataset_check))
-        done = finished_keys(read_answers(out / ANSWERS_NAME))
+        done = set() if config.redo else finished_keys(read_answers(out / ANSWERS_NAME))
         tasks, summary.questions_total, summary.questions_skipped = _plan(dataset, ids, done)
         todo = [t for t in tasks if t.size]
         summary.instances_skipped = len(tasks) - len(todo)
-        writer = stack.enter_context(AnswerWriter(out / ANSWERS_NAME))
+        writer = stack.enter_context(JsonlAppender[AnswerRecord](out / ANSWERS_NAME))
         bar = stack.enter_context(_Progress(sum(t.size for t in todo), enabled=progress))
         try:
             if config.workers == 1 or len(todo) <= 1:
@@ -340,7 +388,7 @@ def run_benchmark(config: RunConfig, *, progress: bool = True) -> RunSummary:
     if summary.instances_failed:
         raise RunIncomplete(
             f"{len(summary.instances_failed)} instance(s) failed: {', '.join(summary.instances_failed)} "
-            f"(tracebacks in {out / 'failures.log'}); finished answers are kept, re-run the same command to retry"
+            f"(tracebacks in {out / FAILURES_NAME}); finished answers are kept, re-run the same command to retry"
         )
     return summary
 
@@ -367,9 +415,7 @@ def check_dataset(root: Path, *, errors: bool = True, show: int = 10) -> dict[st
 
 
 def _write_summary(out: Path, summary: RunSummary) -> None:
-    import json
-
-    (out / SUMMARY_NAME).write_text(json.dumps(summary.to_json(), indent=1) + "\n", encoding="utf-8")
+    atomic_write_json(out / SUMMARY_NAME, summary.to_json())
 
 
 # --------------------------------------------------------------------------- in-process
@@ -381,7 +427,7 @@ def _run_here(
     tasks: list[_Task],
     backbone: Backbone,
     llm: Any,
-    writer: AnswerWriter,
+    writer: JsonlAppender[AnswerRecord],
     bar: _Progress,
     summary: RunSummary,
 ) -> None:
@@ -395,7 +441,7 @@ def _run_here(
             result = run_instance(
                 load_instance(dataset, task.instance_id),
                 task.todo,
-                make_system=lambda wd: create_system(config.system, _system_context(config, wd, backbone, llm)),
+                make_system=lambda wd: create_system(config.system, system_context(config, wd, backbone, llm)),
                 backbone=backbone,
                 system_name=config.system,
                 out=Path(config.out),
@@ -438,7 +484,7 @@ def _worker_backbone_spec(config: RunConfig, llm: Any) -> dict[str, Any]:
         "open_as": config.backbone,
         "name": config.backbone,
         "context_window": config.context_window,
-        "llm_kw": _llm_kwargs(config),
+        "llm_kw": llm_kwargs(config),
     }
     if config.backbone == "local" and llm is not None:
         settings = llm.config  # the parent's server: same URL, same cache namespace
@@ -489,7 +535,7 @@ def _worker_run(task: _Task) -> None:
         result = run_instance(
             instance,
             task.todo,
-            make_system=lambda wd: create_system(config.system, _system_context(config, wd, backbone, llm)),
+            make_system=lambda wd: create_system(config.system, system_context(config, wd, backbone, llm)),
             backbone=backbone,
             system_name=config.system,
             out=Path(config.out),
@@ -508,7 +554,7 @@ def _run_pool(
     tasks: list[_Task],
     backbone: Backbone,
     llm: Any,
-    writer: AnswerWriter,
+    writer: JsonlAppender[AnswerRecord],
     bar: _Progress,
     summary: RunSummary,
 ) -> None:
@@ -558,7 +604,7 @@ def _run_pool(
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _drain_records(messages: Any, writer: AnswerWriter, summary: RunSummary) -> None:
+def _drain_records(messages: Any, writer: JsonlAppender[AnswerRecord], summary: RunSummary) -> None:
     """Append the answer batches already queued by workers that were stopped."""
     while True:
         try:
@@ -570,7 +616,7 @@ def _drain_records(messages: Any, writer: AnswerWriter, summary: RunSummary) -> 
 
 
 def _failure_log(out: Path, instance_id: str, details: str) -> None:
-    with open(out / "failures.log", "a", encoding="utf-8") as f:
+    with open(out / FAILURES_NAME, "a", encoding="utf-8") as f:
         f.write(f"--- {now_utc()} {instance_id}\n{details}\n")
 
 

@@ -3,7 +3,8 @@
 A system sees exactly what a live agent sees — role, text, session id, timestamp — one
 turn at a time, and never the dataset's annotations (fact ids, request ids, gold). Any
 deletion must be the system's *own* response to the dialogue: the harness never edits a
-store. Adding a system = one module with a ``MemorySystem`` subclass + ``@register``.
+store. Adding a system = one module with a ``MemorySystem`` subclass + ``@register`` (or,
+outside bemula, an entry point in the ``bemula.systems`` group: ``bemula.registry``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bemula.registry import Entry, NoOptions, Registry
 
 if TYPE_CHECKING:  # pragma: no cover
     from bemula.index.base import TextIndex
@@ -97,6 +102,17 @@ class SystemContext:
         raise ValueError(f"option {key}={value!r}: expected one of true/false, 1/0, yes/no, on/off")
 
 
+class SystemOptions(BaseModel):
+    """Base of a system's options model: unknown keys are errors (``-o topk=1`` is a typo,
+    not a silent default). Values arrive as the CLI typed them and are coerced here."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class TopKOptions(SystemOptions):
+    top_k: int = Field(default=10, ge=1, description="how many items retrieve() returns")
+
+
 class SystemUnavailable(RuntimeError):
     """The system cannot run here (package missing, needs an LLM...); message says how to fix."""
 
@@ -118,6 +134,10 @@ class MemorySystem(abc.ABC):
     requires_llm: ClassVar[bool] = False
     #: what it needs to run, for ``bemula systems`` ("" = derived from ``requires_llm``)
     needs: ClassVar[str] = ""
+    #: the options it accepts (``-o KEY=VALUE``): a pydantic model that rejects unknown keys
+    Options: ClassVar[type[BaseModel]] = NoOptions
+    #: scheduling hints for executors (``num_cpus``, ``memory_gb``)
+    resources: ClassVar[dict[str, float]] = {}
 
     def __init__(self, context: SystemContext) -> None:
         self.context = context
@@ -161,59 +181,77 @@ class MemorySystem(abc.ABC):
 
 SystemFactory = Callable[[SystemContext], MemorySystem]
 
-
-@dataclass(frozen=True)
-class SystemInfo:
-    name: str
-    description: str
-    factory: type[MemorySystem] | None
-    available: bool
-    needs: str = ""  # what it needs: "nothing", "an LLM backbone", "pip install bemula[mem0]"
-    version: str = ""
-    install_hint: str = ""
+#: a registered system: ``factory`` is the ``MemorySystem`` subclass (None when not installed)
+SystemInfo = Entry[type[MemorySystem]]
 
 
-_REGISTRY: dict[str, SystemInfo] = {}
+def _load_builtins() -> None:
+    from bemula.systems import load_builtin_systems
+
+    load_builtin_systems()
+
+
+def _adopt(name: str, obj: object, source: str) -> SystemInfo:
+    """An entry point of group ``bemula.systems``: a ``MemorySystem`` subclass (a module that
+    registers its systems on import is accepted too: its systems are already added)."""
+    if isinstance(obj, type) and issubclass(obj, MemorySystem):
+        if obj.name and obj.name != name:
+            raise ValueError(f"entry point {name!r} names a system called {obj.name!r}")
+        return _entry(obj, name=name, source=source)
+    if SYSTEMS.entries_added_by(obj):
+        return SYSTEMS.get_raw(name)
+    raise TypeError(f"entry point {name!r} is {type(obj).__name__}, not a MemorySystem subclass")
+
+
+class _SystemRegistry(Registry[type[MemorySystem]]):
+    def entries_added_by(self, module: object) -> bool:
+        module_name = getattr(module, "__name__", None)
+        return any(
+            e.factory is not None and e.factory.__module__ == module_name for e in self._entries.values()
+        )
+
+    def get_raw(self, name: str) -> SystemInfo:
+        return self._entries[name]
+
+
+#: every memory system bemula can run (``bemula systems`` lists it)
+SYSTEMS = _SystemRegistry("system", "bemula.systems", load_builtins=_load_builtins, adopt=_adopt)
+
+
+def _entry(cls: type[MemorySystem], *, name: str | None = None, source: str = "bemula") -> SystemInfo:
+    return Entry(
+        name=name or cls.name,
+        description=cls.description,
+        factory=cls,
+        available=True,
+        needs=cls.needs or ("an LLM backbone" if cls.requires_llm else "nothing"),
+        version=cls.package_version(),
+        options=cls.Options,
+        source=source,
+        resources=dict(cls.resources),
+    )
 
 
 def register(cls: type[MemorySystem]) -> type[MemorySystem]:
     """Class decorator: make ``cls`` runnable as ``bemula run --system <cls.name>``."""
     if not cls.name:
         raise ValueError(f"{cls.__qualname__} has no name")
-    if cls.name in _REGISTRY and _REGISTRY[cls.name].factory is not cls:
-        raise ValueError(f"system name {cls.name!r} registered twice")
-    _REGISTRY[cls.name] = SystemInfo(
-        name=cls.name,
-        description=cls.description,
-        factory=cls,
-        available=True,
-        needs=cls.needs or ("an LLM backbone" if cls.requires_llm else "nothing"),
-        version=cls.package_version(),
-    )
+    SYSTEMS.add(_entry(cls))
     return cls
 
 
 def register_unavailable(name: str, description: str, install_hint: str, needs: str = "") -> None:
     """List a system whose package is not installed, with how to install it."""
-    if name not in _REGISTRY:
-        _REGISTRY[name] = SystemInfo(
-            name=name, description=description, factory=None, available=False,
-            needs=needs or install_hint, install_hint=install_hint,
-        )
+    SYSTEMS.add(Entry(name=name, description=description, factory=None, available=False,
+                      needs=needs or install_hint, install_hint=install_hint))
 
 
 def registry() -> dict[str, SystemInfo]:
-    from bemula.systems import load_builtin_systems
-
-    load_builtin_systems()
-    return dict(_REGISTRY)
+    return SYSTEMS.entries()
 
 
 def create_system(name: str, context: SystemContext) -> MemorySystem:
-    systems = registry()
-    if name not in systems:
-        raise KeyError(f"unknown system {name!r}; known: {', '.join(sorted(systems))}")
-    info = systems[name]
+    info = SYSTEMS.get(name)
     if not info.available or info.factory is None:
         raise SystemUnavailable(f"system {name!r} is not installed: {info.install_hint}")
     return info.factory(context)

@@ -14,7 +14,15 @@ from __future__ import annotations
 import copy
 from datetime import datetime
 
-from bemula.systems.base import MemorySystem, RetrievedItem, StoreRecord, SystemContext, TurnEvent, register
+from bemula.systems.base import (
+    MemorySystem,
+    RetrievedItem,
+    StoreRecord,
+    SystemContext,
+    TopKOptions,
+    TurnEvent,
+    register,
+)
 from bemula.systems.erasemem.intent import parse_forget_request
 from bemula.systems.naive_rag import DEFAULT_TOP_K, chunk_text
 
@@ -48,6 +56,7 @@ class ForgetAll(MemorySystem):
     name = "forget-all"
     description = "baseline: every turn a chunk; any forget request it detects drops the whole memory"
     supports_fork = True
+    Options = TopKOptions
 
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)

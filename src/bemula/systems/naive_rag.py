@@ -10,11 +10,14 @@ from __future__ import annotations
 import copy
 from datetime import datetime
 
+from pydantic import Field
+
 from bemula.systems.base import (
     MemorySystem,
     RetrievedItem,
     StoreRecord,
     SystemContext,
+    TopKOptions,
     TurnEvent,
     register,
 )
@@ -35,6 +38,9 @@ class NaiveRAG(MemorySystem):
     name = "naive-rag"
     description = "every turn is a chunk in one text index; top-k retrieval; no deletion path"
     supports_fork = True
+
+    class Options(TopKOptions):
+        top_k: int = Field(default=DEFAULT_TOP_K, ge=1, description="how many chunks retrieve() returns")
 
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from bemula.dataset import Dataset
 from bemula.model import GoldKind, Instance
-from bemula.run.records import AnswerRecord, RetrievedRecord, VerdictRecord
+from bemula.runfolder.meta import DatasetInfo, RunIdentity, RunMeta, SystemInfoMeta, write_meta
+from bemula.runfolder.records import AnswerRecord, RetrievedRecord, VerdictRecord
 
 #: (instance, question) -> answer text; None = the backbone failed (error record)
 HAND_ANSWERS: dict[tuple[str, str], str | None] = {
@@ -147,14 +148,14 @@ def write_run(
     root.mkdir(parents=True, exist_ok=True)
     dataset = Dataset.open(data)
     questions = {(inst.id, q.id): q for inst in dataset for q in inst.questions}
-    meta = {
-        "system": system,
-        "backbone": backbone,
-        "model": model,
-        "data": str(Path(data).resolve()),
-        "dataset_checksum": dataset.checksum,
-    }
-    (root / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    meta = RunMeta(
+        created="2026-01-01T00:00:00+00:00",
+        identity=RunIdentity(dataset_checksum=dataset.checksum, system=system, backbone=backbone, model=model),
+        config={"data": str(Path(data).resolve()), "system": system, "backbone": backbone, "model": model},
+        dataset=DatasetInfo(path=str(Path(data).resolve()), checksum=dataset.checksum),
+        system=SystemInfoMeta(name=system, description="hand-made answers"),
+    )
+    write_meta(root, meta)
     lines = []
     for (iid, qid), text in answers.items():
         q = questions[(iid, qid)]

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import (
+    EmbeddingOptions,
+    EmbeddingTopKOptions,
     EMBED_API_KEY_ENV,
     NO_KEY,
     EmbeddingClient,
@@ -52,6 +54,7 @@ from bemula.systems.base import (
     RetrievedItem,
     StoreRecord,
     SystemContext,
+    SystemOptions,
     TurnEvent,
     register,
     register_unavailable,
@@ -123,6 +126,7 @@ class AMemSystem(MemorySystem):
     supports_fork: ClassVar[bool] = True
     requires_llm: ClassVar[bool] = True
     needs: ClassVar[str] = NEEDS
+    Options: ClassVar[type[SystemOptions]] = EmbeddingTopKOptions
 
     def __init__(self, context: SystemContext, *, _keep_store: bool = False) -> None:
         super().__init__(context)

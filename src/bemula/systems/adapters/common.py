@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bemula.systems.base import StoreRecord, SystemContext, SystemUnavailable, TurnEvent
+from pydantic import Field
+
+from bemula.systems.base import StoreRecord, SystemContext, SystemOptions, SystemUnavailable, TurnEvent
 
 #: Embedding settings come from ``--option embedding_*=…`` first, then these variables.
 EMBED_BASE_URL_ENV = "BEMULA_EMBED_BASE_URL"
@@ -55,6 +57,18 @@ class EmbeddingEndpoint:
     model: str
     dims: int
     api_key: str = field(default=NO_KEY, repr=False)
+
+
+class EmbeddingOptions(SystemOptions):
+    """The options every adapter takes: the shared embedding endpoint (``embedding_endpoint``)."""
+
+    embedding_base_url: str | None = Field(default=None, description="OpenAI-compatible /embeddings endpoint")
+    embedding_model: str | None = Field(default=None, description="its model name")
+    embedding_dims: int | None = Field(default=None, ge=1, description="its vector size (probed when unset)")
+
+
+class EmbeddingTopKOptions(EmbeddingOptions):
+    top_k: int | None = Field(default=None, ge=1, description="memories retrieved per question")
 
 
 def chat_endpoint(context: SystemContext, system: str) -> Endpoint:

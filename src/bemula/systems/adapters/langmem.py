@@ -21,7 +21,11 @@ import copy
 from datetime import datetime
 from typing import Any, ClassVar
 
+from pydantic import Field
+
 from bemula.systems.adapters.common import (
+    EmbeddingOptions,
+    EmbeddingTopKOptions,
     EmbeddingClient,
     ExchangeBuffer,
     UsageCounter,
@@ -34,6 +38,7 @@ from bemula.systems.base import (
     RetrievedItem,
     StoreRecord,
     SystemContext,
+    SystemOptions,
     TurnEvent,
     register,
     register_unavailable,
@@ -50,6 +55,10 @@ MEMORY_STORE = "langmem.memories"
 PENDING_STORE = "langmem.pending_turns"
 
 
+class LangMemOptions(EmbeddingTopKOptions):
+    query_limit: int = Field(default=QUERY_LIMIT, ge=1, description="memories shown to the manager per batch")
+
+
 class LangMemSystem(MemorySystem):
     """LangMem's ``MemoryStoreManager`` with deletes enabled, fed one exchange per batch.
 
@@ -62,6 +71,7 @@ class LangMemSystem(MemorySystem):
     supports_fork: ClassVar[bool] = True
     requires_llm: ClassVar[bool] = True
     needs: ClassVar[str] = NEEDS
+    Options: ClassVar[type[SystemOptions]] = LangMemOptions
 
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)

@@ -53,7 +53,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+from pydantic import Field
+
 from bemula.systems.adapters.common import (
+    EmbeddingOptions,
+    EmbeddingTopKOptions,
     EmbeddingEndpoint,
     Endpoint,
     ExchangeBuffer,
@@ -71,6 +75,7 @@ from bemula.systems.base import (
     RetrievedItem,
     StoreRecord,
     SystemContext,
+    SystemOptions,
     SystemUnavailable,
     TurnEvent,
     register,
@@ -229,6 +234,11 @@ def _payload_text(payload: dict[str, Any]) -> str:
     return " | ".join(fields)
 
 
+class LightMemOptions(EmbeddingTopKOptions):
+    offline_update: bool = Field(default=False, description="run LightMem's offline update before the first question")
+    update_threshold: float = Field(default=DEFAULT_UPDATE_THRESHOLD, description="its similarity threshold")
+
+
 class LightMemSystem(MemorySystem):
     """LightMem fed one exchange per ``add_memory``; embedding retrieval.
 
@@ -242,6 +252,7 @@ class LightMemSystem(MemorySystem):
     description: ClassVar[str] = DESCRIPTION
     requires_llm: ClassVar[bool] = True
     needs: ClassVar[str] = NEEDS
+    Options: ClassVar[type[SystemOptions]] = LightMemOptions
     supports_fork: ClassVar[bool] = True
 
     def __init__(self, context: SystemContext, *, _keep_store: bool = False) -> None:

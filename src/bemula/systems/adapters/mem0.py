@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import (
+    EmbeddingOptions,
+    EmbeddingTopKOptions,
     EmbeddingEndpoint,
     Endpoint,
     ExchangeBuffer,
@@ -41,6 +43,7 @@ from bemula.systems.base import (
     RetrievedItem,
     StoreRecord,
     SystemContext,
+    SystemOptions,
     SystemUnavailable,
     TurnEvent,
     register,
@@ -91,6 +94,7 @@ class Mem0System(MemorySystem):
     supports_fork: ClassVar[bool] = True
     requires_llm: ClassVar[bool] = True
     needs: ClassVar[str] = NEEDS
+    Options: ClassVar[type[SystemOptions]] = EmbeddingTopKOptions
 
     def __init__(self, context: SystemContext, *, _keep_store: bool = False) -> None:
         super().__init__(context)

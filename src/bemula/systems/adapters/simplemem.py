@@ -31,7 +31,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+from pydantic import Field
+
 from bemula.systems.adapters.common import (
+    EmbeddingOptions,
+    EmbeddingTopKOptions,
     EmbeddingClient,
     UsageCounter,
     chat_endpoint,
@@ -46,6 +50,7 @@ from bemula.systems.base import (
     RetrievedItem,
     StoreRecord,
     SystemContext,
+    SystemOptions,
     TurnEvent,
     register,
     register_unavailable,
@@ -101,6 +106,10 @@ class _SimpleMemEmbedding:
         return self.encode(documents, is_query=False)
 
 
+class SimpleMemOptions(EmbeddingOptions):
+    window_size: int | None = Field(default=None, ge=1, description="turns per extraction call (stock 40)")
+
+
 class SimpleMemSystem(MemorySystem):
     """SimpleMem's builder and retriever on one per-instance LanceDB folder.
 
@@ -113,6 +122,7 @@ class SimpleMemSystem(MemorySystem):
     supports_fork: ClassVar[bool] = True
     requires_llm: ClassVar[bool] = True
     needs: ClassVar[str] = NEEDS
+    Options: ClassVar[type[SystemOptions]] = SimpleMemOptions
 
     def __init__(self, context: SystemContext, *, _keep_store: bool = False) -> None:
         super().__init__(context)

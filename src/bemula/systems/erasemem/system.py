@@ -22,17 +22,20 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from bemula.systems.erasemem.tokens import tokenize
+from pydantic import Field
+
 from bemula.systems.base import (
     MemorySystem,
     RetrievedItem,
     StoreRecord,
     SystemContext,
+    SystemOptions,
     TurnEvent,
     register,
 )
+from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
 from bemula.systems.erasemem.owners import SELF, owners_of
@@ -95,6 +98,15 @@ class EraseMem(MemorySystem):
         "target resolution, purge of every store, hashed tombstones, deletion receipts"
     )
     supports_fork = True
+
+    class Options(SystemOptions):
+        top_k: int = Field(default=DEFAULT_TOP_K, ge=1, description="how many items retrieve() returns")
+        item_text: Literal["turn", "unit"] = Field(
+            default="turn", description="what an item shows: the whole (redacted) turn or the matched unit")
+        empty_notice: bool | None = Field(
+            default=None, description="say when nothing is found (default: on with an LLM backbone)")
+        llm_hook: bool = Field(default=True, description="ask the backbone LLM whether a turn asks to forget")
+        llm_first: bool = Field(default=False, description="ask the LLM before the rules, not only when they miss")
 
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
+
+from bemula.runfolder.names import LOCK_NAME
 from types import TracebackType
 
-LOCK_NAME = ".lock"
 
 
 class RunFolderBusy(RuntimeError):

@@ -15,16 +15,14 @@ the report shows them. It is rebuilt from the per-instance stats files at the en
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from bemula.model import Version
+from bemula.runfolder.jsonl import JsonlError, atomic_write_text, iter_lines
+from bemula.runfolder.names import DUMPS_DIR, RECEIPTS_NAME
 from bemula.safeio import confined
 from bemula.systems.base import StoreRecord
-
-DUMPS_DIR = "dumps"
-RECEIPTS_NAME = "receipts.jsonl"
 
 
 def dump_path(out: Path, instance_id: str, version: Version | str) -> Path:
@@ -33,26 +31,23 @@ def dump_path(out: Path, instance_id: str, version: Version | str) -> Path:
 
 def write_dump(out: Path, instance_id: str, version: Version | str, records: list[StoreRecord]) -> Path:
     path = dump_path(out, instance_id, version)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".jsonl.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        for r in records:
-            f.write(json.dumps({"store": r.store, "id": r.id, "text": r.text}, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)  # no fsync: a dump can always be rebuilt by re-ingesting
+    lines = "".join(
+        json.dumps({"store": r.store, "id": r.id, "text": r.text}, ensure_ascii=False) + "\n" for r in records
+    )
+    atomic_write_text(path, lines)  # no fsync: a dump can always be rebuilt by re-ingesting
     return path
 
 
 def read_dump(path: Path) -> list[StoreRecord]:
     records = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
+    try:
+        for number, data in iter_lines(path, tolerate_partial_tail=False):
             try:
-                data = json.loads(line)
                 records.append(StoreRecord(store=str(data["store"]), id=str(data["id"]), text=str(data["text"])))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise ValueError(f"{path}:{number}: not a store record ({exc})") from None
+            except (KeyError, TypeError) as exc:
+                raise ValueError(f"{path}:{number}: not a store record ({exc!r})") from None
+    except JsonlError as exc:
+        raise ValueError(str(exc)) from None
     return records
 
 
@@ -63,10 +58,7 @@ def stats_path(out: Path, instance_id: str, version: Version | str) -> Path:
 def write_stats(out: Path, instance_id: str, version: Version | str, stats: dict[str, Any]) -> Path:
     """The system's ``stats()`` for one ingested version (non-JSON values as strings)."""
     path = stats_path(out, instance_id, version)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(stats, ensure_ascii=False, sort_keys=True, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(stats, ensure_ascii=False, sort_keys=True, default=str) + "\n")
     return path
 
 
@@ -90,7 +82,5 @@ def write_receipts(out: Path) -> int:
     if not lines:
         target.unlink(missing_ok=True)
         return 0
-    tmp = target.with_suffix(".jsonl.tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    os.replace(tmp, target)
+    atomic_write_text(target, "\n".join(lines) + "\n")
     return len(lines)

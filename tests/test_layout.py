@@ -90,3 +90,74 @@ def test_product_does_not_import_test_support() -> None:
         for line, name in _test_support_imports(path)
     ]
     assert not found, "product code imports test support (bemula.testing):\n" + "\n".join(found)
+
+
+# --- imports go one way ----------------------------------------------------------------------
+#
+# The stages of the harness, highest first. A module may import its own unit and any unit of
+# a *lower* stage, never one of a higher stage (issue 17: the import structure stays
+# one-directional). Imports under ``if TYPE_CHECKING:`` are types only and do not count.
+# ``testing`` sits on top: it may use everything, and nothing imports it.
+
+STAGES: dict[str, int] = {
+    "testing": 100,
+    "cli": 90, "__init__": 90,
+    "pipeline": 80,
+    "report": 70, "nearmiss": 70, "authoring": 70, "generate": 70,
+    "metrics": 60,
+    "judge": 50, "audit": 50,
+    "run": 40,
+    "backbones": 35,
+    "runfolder": 30,
+    "systems": 25,
+    "agent": 22,
+    "index": 20,
+    "llm": 15,
+    "validate": 12, "fidelity": 12, "stats": 12,
+    "registry": 5, "dataset": 5, "safeio": 4, "model": 3, "text": 3, "__version__": 0,
+}
+
+
+def _unit(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return parts[0]
+
+
+def _runtime_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, bemula module) of every import outside ``if TYPE_CHECKING:`` blocks."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("bemula.")]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "bemula":
+                found += [(node.lineno, f"bemula.{a.name}") for a in node.names]
+            elif node.module.startswith("bemula."):
+                found.append((node.lineno, node.module))
+    return found
+
+
+def test_every_unit_of_the_package_has_a_stage() -> None:
+    units = {_unit(p) for p in SRC.rglob("*.py")}
+    assert not units - set(STAGES), f"give these a stage in STAGES: {sorted(units - set(STAGES))}"
+
+
+def test_imports_go_from_higher_stages_to_lower_ones_only() -> None:
+    upward = []
+    for path in sorted(SRC.rglob("*.py")):
+        unit = _unit(path)
+        for line, module in _runtime_imports(path):
+            target = module.split(".")[1]
+            if target != unit and STAGES.get(target, 0) >= STAGES[unit]:
+                upward.append(f"{path.relative_to(SRC.parent)}:{line} ({unit}, stage {STAGES[unit]}) "
+                              f"imports {module} (stage {STAGES.get(target)})")
+    assert not upward, "imports against the stages:\n" + "\n".join(upward)

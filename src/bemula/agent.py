@@ -25,9 +25,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from bemula.systems.base import RetrievedItem
 from bemula.text import NOT_AVAILABLE  # the one sentence for "memory has no answer"
+
+if TYPE_CHECKING:  # pragma: no cover - a type only: the agent sits below the systems that use it
+    from bemula.systems.base import RetrievedItem
 
 SYSTEM_PROMPT = (
     "You are a personal assistant with a long-term memory of your past conversations with "

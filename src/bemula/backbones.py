@@ -29,14 +29,15 @@ from __future__ import annotations
 import abc
 import re
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bemula.agent import ANSWER_MAX_TOKENS, NOT_AVAILABLE, build_messages, prompt_hash
 from bemula.index import tokenize
+from bemula.registry import Entry, Registry
 from bemula.runfolder.records import AnswerKind
 from bemula.systems.base import RetrievedItem
 
@@ -62,6 +63,7 @@ PROBE_THRESHOLD = 0.25
 #: At most this many relevant items make up a probe answer (one line each, best first).
 PROBE_MAX_ITEMS = 3
 
+#: the built-in backbones (``BACKBONE_REGISTRY`` has these and any a package adds)
 BACKBONES = ("probe", "local", "openai")
 
 _LAST_QUESTION = re.compile(r"([^.!?\n]*\?)\s*$")
@@ -320,25 +322,88 @@ def _safe_describe(client: Any) -> dict[str, Any]:
     return dict(described) if isinstance(described, dict) else {}
 
 
+BackboneOpener = Callable[..., AbstractContextManager[tuple[Backbone, "LLMClient | None"]]]
+
+#: ``Entry.tags`` of a backbone that answers with an LLM (systems that need one can run on it)
+LLM_TAG = "llm"
+#: ``Entry.tags`` of a backbone whose model a run starts itself (workers share the parent's server)
+EMBEDDED_TAG = "embedded"
+
+
+@contextmanager
+def _open_probe(*, context_window: int | None = None, **llm_kw: Any) -> Iterator[tuple[Backbone, LLMClient | None]]:
+    yield ProbeBackbone(), None
+
+
+def _llm_opener(kind: str) -> BackboneOpener:
+    @contextmanager
+    def open_kind(*, context_window: int | None = None, **llm_kw: Any) -> Iterator[tuple[Backbone, LLMClient | None]]:
+        from bemula.llm.backends import open_llm
+
+        kwargs = {k: v for k, v in llm_kw.items() if v is not None}
+        if context_window is not None:
+            kwargs["context_window"] = context_window  # the local server sizes its context by it
+        with open_llm(kind, **kwargs) as client:
+            yield LLMBackbone(client, name=kind, context_window=context_window), client
+
+    return open_kind
+
+
+def _load_builtins() -> None:
+    for entry in (
+        Entry(name="probe", factory=_open_probe, needs="nothing",
+              description="the retrieval probe: the memory text retrieved, no LLM (an upper bound on leakage)"),
+        Entry(name="local", factory=_llm_opener("local"), needs="bemula[local] (the embedded model)",
+              description="the embedded llama.cpp model, started by the run", tags=frozenset({LLM_TAG, EMBEDDED_TAG})),
+        Entry(name="openai", factory=_llm_opener("openai"), needs="an OpenAI-compatible endpoint",
+              description="any OpenAI-compatible endpoint (--base-url, --model, key from the environment)",
+              tags=frozenset({LLM_TAG})),
+    ):
+        BACKBONE_REGISTRY.add(entry)
+
+
+def _adopt(name: str, obj: object, source: str) -> Entry[BackboneOpener]:
+    """An entry point of group ``bemula.backbones``: an ``Entry`` whose factory opens the
+    backbone (a context manager yielding ``(Backbone, LLMClient | None)``)."""
+    if isinstance(obj, Entry):
+        return obj
+    if callable(obj):
+        return Entry(name=name, factory=obj, source=source, tags=frozenset({LLM_TAG}))
+    raise TypeError(f"entry point {name!r} is {type(obj).__name__}, not a backbone opener")
+
+
+#: every backbone ``--backbone NAME`` accepts
+BACKBONE_REGISTRY: Registry[BackboneOpener] = Registry(
+    "backbone", "bemula.backbones", load_builtins=_load_builtins, adopt=_adopt
+)
+
+
+def answers_with_llm(name: str) -> bool:
+    """Whether backbone ``name`` gives systems an LLM client (False for the probe)."""
+    return LLM_TAG in BACKBONE_REGISTRY.get(name).tags
+
+
+def is_embedded(name: str) -> bool:
+    """Whether the run starts backbone ``name``'s model itself (workers then share it)."""
+    return EMBEDDED_TAG in BACKBONE_REGISTRY.get(name).tags
+
+
 @contextmanager
 def open_backbone(
     name: str, *, context_window: int | None = None, **llm_kw: Any
 ) -> Iterator[tuple[Backbone, LLMClient | None]]:
-    """Open a backbone by name: ``probe`` (no LLM), ``local`` (the embedded model) or
-    ``openai`` (any OpenAI-compatible endpoint; model/base URL from flags or environment).
+    """Open a backbone by name: ``probe`` (no LLM), ``local`` (the embedded model),
+    ``openai`` (any OpenAI-compatible endpoint; model/base URL from flags or environment), or
+    one a package registers (``bemula.backbones`` entry points).
 
     ``llm_kw`` go to ``bemula.llm.backends.open_llm`` (model, base_url, api_key, cache_path);
-    the LLM package is imported only here, so the probe needs none of it.
+    the LLM package is imported only when an LLM backbone opens, so the probe needs none of it.
     """
-    if name == "probe":
-        yield ProbeBackbone(), None
-        return
-    if name not in BACKBONES:
-        raise ValueError(f"unknown backbone {name!r}; use one of: {', '.join(BACKBONES)}")
-    from bemula.llm.backends import open_llm
-
-    kwargs = {k: v for k, v in llm_kw.items() if v is not None}
-    if context_window is not None:
-        kwargs["context_window"] = context_window  # the local server sizes its context by it
-    with open_llm(name, **kwargs) as client:
-        yield LLMBackbone(client, name=name, context_window=context_window), client
+    try:
+        entry = BACKBONE_REGISTRY.get(name)
+    except KeyError as exc:
+        raise ValueError(str(exc.args[0])) from None
+    if not entry.available or entry.factory is None:
+        raise ValueError(f"backbone {name!r} is not installed: {entry.install_hint}")
+    with entry.factory(context_window=context_window, **llm_kw) as opened:
+        yield opened

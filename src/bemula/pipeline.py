@@ -92,6 +92,7 @@ class EvalResult:
 def default_systems(backbone: str = "probe") -> tuple[list[str], list[str]]:
     """Registered systems runnable here with ``backbone`` (installed; no LLM needed when the
     backbone is the probe), in bemula's own order; and one note per system left out."""
+    from bemula.backbones import answers_with_llm
     from bemula.systems import BUILTIN_MODULES
     from bemula.systems.base import registry
 
@@ -106,7 +107,7 @@ def default_systems(backbone: str = "probe") -> tuple[list[str], list[str]]:
     for _, (name, info) in sorted(enumerate(registry().items()), key=rank):
         if not info.available:
             notes.append(f"{name}: not installed ({info.install_hint}), skipped")
-        elif backbone == "probe" and info.needs not in ("", "nothing"):
+        elif not answers_with_llm(backbone) and info.needs not in ("", "nothing"):
             notes.append(f"{name}: needs {info.needs}, skipped with the offline probe backbone")
         else:
             runnable.append(name)
@@ -181,6 +182,7 @@ def evaluate(
     unknown system, bad options or data the validator refuses raise before any work.
     """
     from bemula.audit import AuditError, audit_run
+    from bemula.backbones import answers_with_llm
     from bemula.dataset import DatasetError
     from bemula.judge.pipeline import describe_summary, judge_folder
     from bemula.judge.registry import JUDGES
@@ -244,8 +246,8 @@ def evaluate(
         raise EvaluateError("no system produced answers")
 
     for run in answered:
-        judged, counts = judge_folder(run.run_dir, judge, backbone=backbone if backbone != "probe" else "local",
-                                      model=model, base_url=base_url)
+        llm_judge_kw = {"backbone": backbone, "model": model, "base_url": base_url} if answers_with_llm(backbone) else {}
+        judged, counts = judge_folder(run.run_dir, judge, **llm_judge_kw)
         echo(f"  {describe_summary(judged, counts)}")
         if audit:
             try:

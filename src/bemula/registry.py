@@ -59,6 +59,8 @@ class Entry(Generic[T]):
     source: str = "bemula"
     #: scheduling hints for executors (``num_cpus``, ``memory_gb``)
     resources: dict[str, float] = field(default_factory=dict)
+    #: what the stages need to know about it, as words, not its name (a backbone's "llm")
+    tags: frozenset[str] = frozenset()
 
     def validate_options(self, options: dict[str, Any]) -> BaseModel:
         """``options`` checked against the entry's model; unknown keys and bad values raise

@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bemula.agent import prompt_hash
-from bemula.backbones import Backbone, open_backbone
+from bemula.backbones import BACKBONE_REGISTRY, Backbone, answers_with_llm, is_embedded, open_backbone
 from bemula.dataset import Dataset, read_manifest
 from bemula.model import Instance, Version
 from bemula.runfolder.dumps import write_receipts
@@ -255,13 +255,16 @@ def llm_kwargs(config: RunConfig) -> dict[str, Any]:
 
 
 def _check_system(config: RunConfig) -> None:
+    if config.backbone not in BACKBONE_REGISTRY:
+        known = ", ".join(BACKBONE_REGISTRY.entries())
+        raise RunError(f"unknown backbone {config.backbone!r}; use one of: {known}")
     systems = registry()
     if config.system not in systems:
         raise RunError(f"unknown system {config.system!r}; known: {', '.join(sorted(systems))} (see `bemula systems`)")
     info = systems[config.system]
     if not info.available or info.factory is None:
         raise RunError(f"system {config.system!r} is not installed: {info.install_hint}")
-    if info.factory.requires_llm and config.backbone == "probe":
+    if info.factory.requires_llm and not answers_with_llm(config.backbone):
         raise RunError(
             f"system {config.system!r} needs an LLM; use --backbone local or --backbone openai"
         )
@@ -486,7 +489,7 @@ def _worker_backbone_spec(config: RunConfig, llm: Any) -> dict[str, Any]:
         "context_window": config.context_window,
         "llm_kw": llm_kwargs(config),
     }
-    if config.backbone == "local" and llm is not None:
+    if is_embedded(config.backbone) and llm is not None:
         settings = llm.config  # the parent's server: same URL, same cache namespace
         spec["open_as"] = "openai"
         spec["context_window"] = settings.context_window

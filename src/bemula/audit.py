@@ -45,7 +45,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bemula.dataset import Dataset
+from bemula.dataset import Dataset, InstanceView
 from bemula.model import Instance, Profile, Question, Request, Suite, Version
 from bemula.run.runner import load_instance
 from bemula.runfolder.dumps import dump_path, read_dump
@@ -156,28 +156,7 @@ class ProtectedValue:
         return ("…" if start else "") + text[start:end].replace("\n", " ") + ("…" if end < len(text) else "")
 
 
-class AuditView(BaseModel):
-    """What the audit needs of an instance: no dialogues (they are most of the file)."""
-
-    model_config = ConfigDict(extra="ignore")
-    id: str
-    profile: Profile
-    requests: list[Request]
-    questions: list[Question]
-
-    def questions_for(self, version: Version) -> list[Question]:
-        return [q for q in self.questions if q.version == version]
-
-
-def load_view(dataset: Dataset, instance_id: str) -> AuditView:
-    try:
-        return AuditView.model_validate_json(dataset.read_bytes(instance_id))
-    except (ValidationError, OSError):
-        dataset.load(instance_id)  # raises the error naming file and location
-        raise
-
-
-def protected_values(instance: Instance | AuditView) -> list[ProtectedValue]:
+def protected_values(instance: Instance | InstanceView) -> list[ProtectedValue]:
     """Each forget request's protected values, from its efficacy and attack questions, with
     the aliases of their facts and the values those questions accept."""
     types = {r.id: r.type.value for r in instance.requests}
@@ -330,7 +309,7 @@ def audit_run(run: Path | str, *, data: Path | str | None = None) -> AuditSummar
     have_control = True
     with atomic_open(run / RESIDUES_NAME) as out:
         for instance_id in ids:
-            values = protected_values(load_view(dataset, instance_id))
+            values = protected_values(dataset.view(instance_id))
             summary.values_protected += len(values)
             forget_path = dump_path(run, instance_id, Version.FORGET)
             if forget_path.exists():

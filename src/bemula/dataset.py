@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bemula.model import SAFE_ID_PATTERN, Instance, InstanceEntry, Manifest, Tier
+from bemula.model import SAFE_ID_PATTERN, Instance, InstanceEntry, Manifest, Profile, Question, Request, Tier, Version
 from bemula.safeio import UnsafePath, confined, read_regular
 
 MANIFEST_NAME = "manifest.json"
@@ -130,6 +130,29 @@ def read_instance_file(path: Path | str) -> Instance:
     return parse_model(Instance, _read_json(path), path)
 
 
+class InstanceView(BaseModel):
+    """An instance without its dialogues — what planning a run, judging, scoring and the
+    audit need. A long instance has tens of thousands of turns: validating them is most of
+    the time of reading it, and none of these stages looks at them."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    id: str
+    tier: Tier
+    profile: Profile
+    requests: list[Request]
+    questions: list[Question]
+    #: turns per version (from the manifest)
+    n_turns: int = 0
+
+    def questions_for(self, version: Version) -> list[Question]:
+        return [q for q in self.questions if q.version == version]
+
+
+#: views already read, per (dataset folder, checksum): instance files never change under a
+#: checksum, so judging and reporting several runs on one dataset read each file once
+_VIEWS: dict[tuple[str, str], dict[str, InstanceView]] = {}
+
+
 @dataclass
 class Dataset:
     """A dataset folder opened for reading; instances are loaded lazily, one file each."""
@@ -184,6 +207,25 @@ class Dataset:
 
     def load(self, instance_id: str) -> Instance:
         return read_instance_file(self.path(instance_id))
+
+    def view(self, instance_id: str) -> InstanceView:
+        """The instance without its dialogues (``InstanceView``), its file's checksum checked;
+        a file that does not fit raises the ``DatasetError`` of a full load, naming file and
+        location."""
+        cache = _VIEWS.setdefault((str(self.root.resolve()), self.checksum), {})
+        if instance_id not in cache:
+            entry = self.entry(instance_id)
+            try:
+                view = InstanceView.model_validate_json(self.read_bytes(instance_id))
+            except (ValidationError, OSError):
+                self.load(instance_id)  # raises the DatasetError naming file and location
+                raise
+            cache[instance_id] = view.model_copy(update={"n_turns": entry.turns_per_version})
+        return cache[instance_id]
+
+    def views(self, ids: Iterable[str]) -> dict[str, InstanceView]:
+        """``ids`` (in the given order) as views."""
+        return {iid: self.view(iid) for iid in ids}
 
     def __iter__(self) -> Iterator[Instance]:
         for entry in self.manifest.instances:

@@ -12,8 +12,7 @@ from typing import Any
 
 from bemula.judge.base import Judge, JudgeItem, answer_hash
 from bemula.runfolder.folder import RunFolder, RunFolderError
-from bemula.dataset import DatasetError
-from bemula.judge.questions import InstanceQuestions, load_questions
+from bemula.dataset import DatasetError, InstanceView
 from bemula.model import Question
 from bemula.runfolder.jsonl import JsonlAppender
 from bemula.runfolder.records import Unscored, VerdictRecord
@@ -36,7 +35,7 @@ class JudgeSummary:
     unscored_reasons: dict[str, int] = field(default_factory=dict)
 
 
-def load_instances(folder: RunFolder, ids: set[str] | None = None) -> dict[str, InstanceQuestions]:
+def load_instances(folder: RunFolder, ids: set[str] | None = None) -> dict[str, InstanceView]:
     """The dataset instances (questions and requests) a run folder's answers refer to, in
     dataset order."""
     dataset = folder.dataset
@@ -48,12 +47,12 @@ def load_instances(folder: RunFolder, ids: set[str] | None = None) -> dict[str, 
             f"{folder.path / 'answers.jsonl'}: instance {unknown[0]!r} is not in dataset {dataset.root}"
         )
     try:
-        return load_questions(dataset, [iid for iid in dataset.ids() if iid in wanted])
+        return dataset.views(iid for iid in dataset.ids() if iid in wanted)
     except DatasetError as exc:
         raise RunFolderError(str(exc)) from None
 
 
-def build_items(folder: RunFolder, instances: dict[str, InstanceQuestions] | None = None) -> list[JudgeItem]:
+def build_items(folder: RunFolder, instances: dict[str, InstanceView] | None = None) -> list[JudgeItem]:
     """Every answer of the run paired with its question, in dataset order."""
     instances = instances if instances is not None else load_instances(folder)
     items: list[JudgeItem] = []

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Union
 from bemula.model import AttackFrame, Instance, Question, RequestType, Suite, Tier, Version
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bemula.judge.questions import InstanceQuestions
+    from bemula.dataset import InstanceView
 
 #: what scoring reads of an instance: id, tier, requests, questions (a full ``Instance`` or
-#: the dialogue-free ``InstanceQuestions`` view)
-ScoredInstance = Union[Instance, "InstanceQuestions"]
+#: the dialogue-free ``InstanceView`` view)
+ScoredInstance = Union[Instance, "InstanceView"]
 from bemula.runfolder.records import VerdictRecord
 
 COUNTED = "counted"

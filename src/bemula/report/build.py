@@ -26,7 +26,7 @@ from bemula.runfolder.folder import RunFolder
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 from bemula.metrics.compute import Difference, RunScores, paired_difference
 from bemula.metrics.definitions import SCORE, headline_metric
-from bemula.judge.questions import InstanceQuestions
+from bemula.dataset import InstanceView
 from bemula.metrics.run import score_run
 from bemula.report import html as html_page
 from bemula.report.plots import all_plots
@@ -37,7 +37,7 @@ from bemula.report.tables import Table, all_tables, residue_table, to_csv, to_la
 class ScoredRun:
     folder: RunFolder
     scores: RunScores
-    instances: dict[str, InstanceQuestions]
+    instances: dict[str, InstanceView]
 
 
 @dataclass

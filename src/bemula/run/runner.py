@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from bemula.agent import prompt_hash
 from bemula.backbones import BACKBONE_REGISTRY, Backbone, answers_with_llm, is_embedded, open_backbone
@@ -190,21 +190,6 @@ class _Task:
         return sum(len(v) for v in self.todo.values())
 
 
-class _QuestionRef(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-    id: str
-    version: Version
-
-
-class _InstanceQuestions(BaseModel):
-    """Only the question list of an instance file: planning a run must not pay for
-    validating every dialogue turn (the workers do that, once, for their own instances)."""
-
-    model_config = ConfigDict(extra="ignore")
-    id: str
-    questions: list[_QuestionRef]
-
-
 def load_instance(dataset: Dataset, instance_id: str) -> Instance:
     """An instance, validated straight from JSON bytes (faster than ``Dataset.load``); on
     any problem ``Dataset.load`` runs instead, for its error naming file and location."""
@@ -218,11 +203,7 @@ def _plan(dataset: Dataset, ids: list[str], done: set[tuple[str, str]]) -> tuple
     """Tasks with the questions still to answer; also (questions in total, already done)."""
     tasks, total, skipped = [], 0, 0
     for instance_id in ids:
-        try:
-            refs = _InstanceQuestions.model_validate_json(dataset.read_bytes(instance_id))
-        except (ValidationError, OSError):
-            dataset.load(instance_id)  # raises the DatasetError naming file and location
-            raise
+        refs = dataset.view(instance_id)  # no dialogues: planning must not pay for validating turns
         todo: dict[Version, list[str]] = {Version.FORGET: [], Version.CONTROL: []}
         for q in refs.questions:
             total += 1

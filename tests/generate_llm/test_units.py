@@ -62,6 +62,10 @@ def test_instance_cache_survives_a_torn_line_and_resets_on_a_new_fingerprint(tmp
         fh.write('{"key": "half')  # a crash mid-write
     again = InstanceCache(tmp_path, "i1", "fp-a")
     assert again.get("profile:user", UserSketch) is not None
+    # the next append starts on a line of its own (it used to be glued to the torn one, and lost)
+    again.put("profile:other", UserSketch(name="C D", age=40, city="Z", occupation="W"))
+    third = InstanceCache(tmp_path, "i1", "fp-a")
+    assert third.get("profile:other", UserSketch) is not None
     fresh = InstanceCache(tmp_path, "i1", "fp-b")
     assert fresh.get("profile:user", UserSketch) is None
     assert (tmp_path / "i1.jsonl.stale").exists()

@@ -5,8 +5,9 @@ One append-only JSON-lines file per instance: a header line with the instance's
 per finished unit of work: a whole stage (``stage:profile``) or a step inside one
 (``sim:S02:07`` = an accepted turn). Appending one line per unit keeps resume exact (no
 accepted LLM output is ever requested twice) without rewriting a file after every item.
-A torn last line from a crash is ignored. A different fingerprint means the instance is
-regenerated from scratch: the old file is moved aside, never mixed in.
+A torn last line from a crash is ignored and cut off before the next append (the JSON-lines
+rules of ``bemula.runfolder.jsonl``). A different fingerprint, or a damaged line elsewhere,
+means the instance is regenerated from scratch: the old file is moved aside, never mixed in.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
+
+from bemula.runfolder.jsonl import JsonlError, iter_lines, repair_torn_tail
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -43,19 +46,23 @@ class InstanceCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self.path.exists():
             self._load()
-        if not self.path.exists():
+        if self.path.exists():
+            repair_torn_tail(self.path)  # the next line must not be glued to a torn one
+        else:
             self._append({"fingerprint": fingerprint})
 
     def _load(self) -> None:
         assert self.path is not None
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        header = _parse_line(lines[0]) if lines else None
+        try:
+            records = [value for _, value in iter_lines(self.path)]
+        except JsonlError:
+            records = []  # damaged, not just torn: start this instance again
+        header = records[0] if records and isinstance(records[0], dict) else None
         if not header or header.get("fingerprint") != self.fingerprint:
             self.path.replace(self.path.with_suffix(".jsonl.stale"))
             return
-        for line in lines[1:]:
-            record = _parse_line(line)
-            if record is not None and "key" in record:
+        for record in records[1:]:
+            if isinstance(record, dict) and "key" in record:
                 self._data[record["key"]] = record.get("data")
 
     def _append(self, record: dict[str, Any]) -> None:
@@ -91,11 +98,3 @@ class InstanceCache:
 
     def keys(self) -> list[str]:
         return list(self._data)
-
-
-def _parse_line(line: str) -> dict[str, Any] | None:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError:
-        return None
-    return record if isinstance(record, dict) else None

@@ -18,9 +18,9 @@ import argparse
 from pathlib import Path
 
 from bemula.judge.pipeline import load_instances
-from bemula.runfolder.folder import RunFolder
 from bemula.metrics.items import item_rows
 from bemula.metrics.probes import probe_accuracy
+from bemula.runfolder.folder import RunFolder
 
 
 def main() -> None:

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from bemula.judge.base import JudgeItem
 from bemula.judge.rules import PROBE_NO_INFO, RuleJudge
+from bemula.metrics.bootstrap import percentile_interval, resample_counts, resampled_ratios
 from bemula.metrics.compute import compute_scores
-from bemula.metrics.bootstrap import resample_counts, resampled_ratios, percentile_interval
 from bemula.model import GoldKind, Instance
 from bemula.runfolder.records import AnswerRecord, VerdictRecord
 

@@ -28,10 +28,10 @@ from bemula.model import (
     Sensitivity,
     Session,
     Suite,
+    Tier,
     Turn,
     TurnAnnotations,
     Version,
-    Tier,
 )
 from bemula.stats import counts_for_manifest, dataset_stats
 

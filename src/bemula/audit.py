@@ -43,10 +43,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
-from bemula.dataset import Dataset, InstanceView
-from bemula.model import Instance, Profile, Question, Request, Suite, Version
+from bemula.dataset import InstanceView
+from bemula.model import Instance, Suite, Version
 from bemula.run.runner import load_instance
 from bemula.runfolder.dumps import dump_path, read_dump
 from bemula.runfolder.folder import RunFolder, RunFolderError, read_answers

@@ -8,8 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bemula.authoring import compile_dataset, compile_file
-from bemula.cli import app
-from bemula.cli import _load_commands
+from bemula.cli import _load_commands, app
 from bemula.dataset import Dataset, DatasetError
 from bemula.model import GoldKind, Segment, Version
 from bemula.validate import validate_dataset

@@ -196,7 +196,7 @@ def test_efficacy_question_not_answered_by_relearning_fact(benchmark_seed0: list
         relearn_q = {q.fact_id: q.text for q in inst.questions if q.suite == Suite.RELEARNING}
         for q in inst.questions:
             if q.suite == Suite.EFFICACY and not q.is_probe:
-                for fid, text in relearn_q.items():
+                for fid, _text in relearn_q.items():
                     assert inst.fact(fid).attribute != inst.fact(q.fact_id or "").attribute
 
 

@@ -78,10 +78,10 @@ def test_every_frame_is_read_by_the_probe(tmp_path: Path) -> None:
     the retention-like suites far more."""
     from bemula.cli.judge import run_judge
     from bemula.judge.pipeline import load_instances
-    from bemula.runfolder.folder import RunFolder
     from bemula.metrics.items import item_rows
     from bemula.metrics.probes import probe_accuracy
     from bemula.run.runner import RunConfig, run_benchmark
+    from bemula.runfolder.folder import RunFolder
 
     out = tmp_path / "naive-rag"
     run_benchmark(RunConfig(data=ROOT, out=out, system="naive-rag"), progress=False)

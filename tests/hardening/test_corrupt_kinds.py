@@ -5,7 +5,6 @@ traceback or writes outside the run folder."""
 from __future__ import annotations
 
 import re
-
 import signal
 from pathlib import Path
 

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.runfolder.lock import RunFolderBusy, RunFolderLock
 from bemula.run.runner import RunConfig, RunError, run_benchmark
+from bemula.runfolder.lock import RunFolderBusy, RunFolderLock
 
 _load_commands()
 

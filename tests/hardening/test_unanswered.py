@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bemula.cli import _load_commands, app
-from bemula.runfolder.folder import RunFolder
 from bemula.metrics.run import score_run
 from bemula.run.runner import RunConfig, run_benchmark
+from bemula.runfolder.folder import RunFolder
 
 _load_commands()
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bemula.text import fold, normalize, normalize_tokens
 from bemula.judge.rules import affirms, hedged, judge_answer, says_unavailable
 from bemula.model import AttackFrame, Gold, GoldKind, Question, Suite, Version
+from bemula.text import fold, normalize, normalize_tokens
 
 
 def q(text: str, kind: GoldKind, accepted=(), protected=(), suite=Suite.ATTACK, frame=None, version=Version.FORGET):

@@ -15,7 +15,6 @@ has far more than 2.5% of 10,000 resamples, so the 95% percentile interval is ex
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 

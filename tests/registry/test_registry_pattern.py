@@ -16,7 +16,6 @@ from bemula.metrics.definitions import SCORE_COMPONENTS, all_metrics, metric
 from bemula.registry import Entry, NoOptions, OptionsError, Registry
 from bemula.systems.base import SYSTEMS, SystemOptions
 
-
 _load_commands()
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from bemula.model import Version
-from bemula.runfolder.dumps import dump_path, read_dump
-from bemula.runfolder.meta import RunFolderMismatch
 from bemula.run.runner import RunConfig, RunError, run_benchmark
+from bemula.runfolder.dumps import dump_path, read_dump
 from bemula.runfolder.folder import read_answers
+from bemula.runfolder.meta import RunFolderMismatch
 from bemula.systems.base import register
 from bemula.systems.naive_rag import NaiveRAG
 from bemula.testing.tiny import tiny_instances

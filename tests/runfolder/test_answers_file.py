@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from bemula.model import Version
-from bemula.runfolder.records import AnswerRecord
 from bemula.runfolder.folder import RunFolderError, finished_keys, read_answers
 from bemula.runfolder.jsonl import JsonlAppender
+from bemula.runfolder.records import AnswerRecord
 
 
 def _record(qid: str, answer: str = "a", error: str | None = None) -> AnswerRecord:

@@ -24,8 +24,8 @@ from bemula.model import (
     Version,
 )
 from bemula.testing import tiny_instances, write_tiny_dataset
-from bemula.validate.report import severity_of
 from bemula.validate import validate_dataset, validate_instance
+from bemula.validate.report import severity_of
 
 Mutation = Callable[[list[Instance]], None]
 FolderMutation = Callable[[Path], None]

@@ -10,10 +10,9 @@ from typing import Any
 
 import typer
 
-from bemula.generate.editions import DEFAULT_EDITION
-
 from bemula.cli.app import app
 from bemula.dataset import INSTANCES_DIR, MANIFEST_NAME, DatasetError
+from bemula.generate.editions import DEFAULT_EDITION
 
 
 def _clear_previous(out: Path) -> None:

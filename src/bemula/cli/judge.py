@@ -83,10 +83,9 @@ def judge_command(
 ) -> None:
     """Judge a run's answers; writes RUN/verdicts-<judge>.jsonl. Re-running resumes."""
     from bemula.cli.run import llm_options
-    from bemula.runfolder.folder import RunFolderError
-    from bemula.llm.client import LLMError
-
     from bemula.judge.registry import JUDGES
+    from bemula.llm.client import LLMError
+    from bemula.runfolder.folder import RunFolderError
 
     if judge == "local":  # shorthand: the LLM judge on the embedded local model
         judge, backbone = "llm", "local"
@@ -163,9 +162,8 @@ def judge_set_command(
     """How far a judge agrees with the hand-labelled judge set: agreement, Cohen's kappa,
     confusion matrix (overall, hard/clear, llm/memory answers) and the disagreeing items."""
     from bemula.judge.judgeset import JudgeSetError, evaluate, load_judge_set
-    from bemula.llm.client import LLMError
-
     from bemula.judge.registry import JUDGES, describe_judge, open_judge
+    from bemula.llm.client import LLMError
 
     if judge in ("rule", "rules"):
         judge = "rules"

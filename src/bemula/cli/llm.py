@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -32,14 +31,14 @@ def _fail(message: str) -> None:
 @llm_app.command("check")
 def check(
     backbone: str = typer.Option("local", "--backbone", "-b", help="local, or openai (alias endpoint)"),
-    model: Optional[str] = typer.Option(
+    model: str | None = typer.Option(
         None, "--model", "-m", help="local: local-0.5b (default) or local-1.5b; openai: the model name"
     ),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible base URL (…/v1)"),
-    gguf: Optional[Path] = typer.Option(None, "--gguf", help="local: use this GGUF file instead"),
+    base_url: str | None = typer.Option(None, "--base-url", help="OpenAI-compatible base URL (…/v1)"),
+    gguf: Path | None = typer.Option(None, "--gguf", help="local: use this GGUF file instead"),
     prompt: str = typer.Option(DEFAULT_PROMPT, "--prompt", "-p", help="What to ask"),
     max_tokens: int = typer.Option(64, "--max-tokens"),
-    timeout_s: Optional[float] = typer.Option(
+    timeout_s: float | None = typer.Option(
         None, "--timeout", help="Seconds per call (default 120; 600 for local)"
     ),
     retries: int = typer.Option(2, "--retries", help="Retries on transient errors"),
@@ -127,7 +126,7 @@ def assemble_cmd(
     typer.echo(str(path))
 
 
-def _cache(path: Optional[Path]):
+def _cache(path: Path | None):
     from bemula.llm.cache import RequestCache, default_cache_path
 
     target = path or default_cache_path()
@@ -138,7 +137,7 @@ def _cache(path: Optional[Path]):
 
 @llm_app.command("cache-stats")
 def cache_stats(
-    path: Optional[Path] = typer.Option(None, "--path", help="Cache file (default: the user cache)"),
+    path: Path | None = typer.Option(None, "--path", help="Cache file (default: the user cache)"),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object"),
 ) -> None:
     """Rows and lifetime hits in the request cache, per model and endpoint."""
@@ -164,8 +163,8 @@ def cache_stats(
 
 @llm_app.command("cache-clear")
 def cache_clear(
-    path: Optional[Path] = typer.Option(None, "--path", help="Cache file (default: the user cache)"),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="Only this model's rows"),
+    path: Path | None = typer.Option(None, "--path", help="Cache file (default: the user cache)"),
+    model: str | None = typer.Option(None, "--model", "-m", help="Only this model's rows"),
 ) -> None:
     """Delete cached answers (all, or one model's)."""
     cache = _cache(path)

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bemula.generate.editions import DEFAULT_EDITION
-
 from bemula.cli.app import app
+from bemula.generate.editions import DEFAULT_EDITION
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -142,10 +141,10 @@ def score_command(
     versus: Annotated[Path | None, typer.Option("--versus", help="another run on the same data: paired differences RUN − VERSUS")] = None,
 ) -> None:
     """Metrics of one run with 95% cluster-bootstrap intervals (docs/metrics.md)."""
-    from bemula.runfolder.folder import RunFolder, RunFolderError
     from bemula.metrics.compute import paired_difference
     from bemula.metrics.definitions import metric_names
     from bemula.metrics.run import score_run
+    from bemula.runfolder.folder import RunFolder, RunFolderError
 
     if resamples < 1:
         _fail(f"--resamples must be >= 1, got {resamples}")
@@ -185,8 +184,8 @@ def report_command(
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = DEFAULT_SEED,
 ) -> None:
     """Tables (Markdown, CSV, LaTeX), plots and one self-contained HTML page for RUNS."""
-    from bemula.runfolder.folder import RunFolderError
     from bemula.report.build import write_report
+    from bemula.runfolder.folder import RunFolderError
 
     try:
         for run in runs:

@@ -9,7 +9,6 @@ import typer
 
 from bemula.cli.app import app
 
-
 #: exit codes of ``bemula run`` (docs/robustness.md): 0 every question answered; 2 refused
 #: (bad input, busy folder, unreachable or refused endpoint); 3 finished, but some questions
 #: or instances failed and were recorded -- re-run the same command to retry them; 130
@@ -87,9 +86,9 @@ def run_command(
     """Run a memory system on the benchmark: ingest each version turn by turn, answer its
     questions, append to RUN/answers.jsonl. Re-running the same command resumes."""
     from bemula.dataset import DatasetError, resolve_data
-    from bemula.runfolder.meta import MetaError, RunFolderMismatch
     from bemula.run.runner import RunConfig, RunError, RunIncomplete, RunInterrupted, run_benchmark
     from bemula.runfolder.folder import RunFolderError
+    from bemula.runfolder.meta import MetaError, RunFolderMismatch
 
     config = RunConfig(
         data=resolve_data(data),

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bemula.judge.base import Judge, JudgeItem, answer_hash
-from bemula.runfolder.folder import RunFolder, RunFolderError
 from bemula.dataset import DatasetError, InstanceView
+from bemula.judge.base import Judge, JudgeItem, answer_hash
 from bemula.model import Question
+from bemula.runfolder.folder import RunFolder, RunFolderError
 from bemula.runfolder.jsonl import JsonlAppender
 from bemula.runfolder.records import Unscored, VerdictRecord
 

@@ -336,9 +336,7 @@ class SentenceTransformerEmbedder(_CachedEmbedder):
             ) from None
         folder = model_dir or minilm_model_dir()
         self.model = SentenceTransformer(str(folder), device=device, local_files_only=True)
-        dimension = getattr(self.model, "get_embedding_dimension", None) or getattr(
-            self.model, "get_sentence_embedding_dimension"
-        )
+        dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(dimension())
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:

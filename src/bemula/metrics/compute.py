@@ -15,7 +15,7 @@ and why (``excluded``), so any number can be recomputed offline.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
 from bemula.model import AttackFrame, Instance, Question, RequestType, Suite, Tier, Version
+from bemula.runfolder.records import VerdictRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from bemula.dataset import InstanceView
@@ -28,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: what scoring reads of an instance: id, tier, requests, questions (a full ``Instance`` or
 #: the dialogue-free ``InstanceView`` view)
 ScoredInstance = Union[Instance, "InstanceView"]
-from bemula.runfolder.records import VerdictRecord
 
 COUNTED = "counted"
 PROBE_WRONG = "probe wrong"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bemula.judge.pipeline import load_instances
-from bemula.runfolder.folder import RunFolder
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 from bemula.metrics.compute import RunScores, compute_scores
+from bemula.runfolder.folder import RunFolder
 
 
 def score_run(

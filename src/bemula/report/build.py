@@ -21,16 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bemula.dataset import InstanceView
 from bemula.judge.pipeline import load_instances
-from bemula.runfolder.folder import RunFolder
 from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 from bemula.metrics.compute import Difference, RunScores, paired_difference
 from bemula.metrics.definitions import SCORE, headline_metric
-from bemula.dataset import InstanceView
 from bemula.metrics.run import score_run
 from bemula.report import html as html_page
 from bemula.report.plots import all_plots
 from bemula.report.tables import Table, all_tables, residue_table, to_csv, to_latex, to_markdown
+from bemula.runfolder.folder import RunFolder
 
 
 @dataclass

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from bemula.backbones import Backbone, BackboneAnswer, ProbeBackbone
 from bemula.model import Instance, Question, Version
-from bemula.safeio import confined
-from bemula.runfolder.dumps import write_dump, write_stats
 from bemula.run.ingest import count_turns, feed, shared_prefix_length, version_steps
+from bemula.runfolder.dumps import write_dump, write_stats
 from bemula.runfolder.records import AnswerRecord, RetrievedRecord, gold_hash
+from bemula.safeio import confined
 from bemula.systems.base import MemorySystem, RetrievedItem
 
 #: At most this many retrieved items are kept in an answer record (full-context can return

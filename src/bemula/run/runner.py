@@ -33,8 +33,11 @@ from bemula.agent import prompt_hash
 from bemula.backbones import BACKBONE_REGISTRY, Backbone, answers_with_llm, is_embedded, open_backbone
 from bemula.dataset import Dataset, read_manifest
 from bemula.model import Instance, Version
-from bemula.runfolder.dumps import write_receipts
+from bemula.registry import OptionsError
 from bemula.run.instance import InstanceResult, run_instance
+from bemula.runfolder.dumps import write_receipts
+from bemula.runfolder.folder import finished_keys, read_answers
+from bemula.runfolder.jsonl import JsonlAppender, atomic_write_json
 from bemula.runfolder.lock import RunFolderBusy, RunFolderLock
 from bemula.runfolder.meta import (
     DatasetInfo,
@@ -51,11 +54,8 @@ from bemula.runfolder.meta import (
     result_inputs,
     write_meta,
 )
-from bemula.runfolder.records import AnswerRecord
-from bemula.runfolder.folder import finished_keys, read_answers
-from bemula.runfolder.jsonl import JsonlAppender, atomic_write_json
 from bemula.runfolder.names import ANSWERS_NAME, FAILURES_NAME, META_NAME, SUMMARY_NAME
-from bemula.registry import OptionsError
+from bemula.runfolder.records import AnswerRecord
 from bemula.systems.base import SystemContext, create_system, registry
 
 #: validator codes that make a dataset unsafe to run at all: unreadable or tampered files,

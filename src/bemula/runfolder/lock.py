@@ -12,10 +12,9 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
-
-from bemula.runfolder.names import LOCK_NAME
 from types import TracebackType
 
+from bemula.runfolder.names import LOCK_NAME
 
 
 class RunFolderBusy(RuntimeError):

@@ -24,7 +24,7 @@ import os
 import platform
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -227,7 +227,7 @@ _SECRET_KEYS = frozenset({"api_key", "apikey", "key", "token", "access_token", "
 
 
 def now_utc() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def write_meta(out: Path, meta: RunMeta) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 from enum import StrEnum
-
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator

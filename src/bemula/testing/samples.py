@@ -11,7 +11,6 @@ a backbone error, so it is unscored.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from bemula.dataset import Dataset

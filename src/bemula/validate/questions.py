@@ -74,9 +74,7 @@ def _removed_facts(ctx: InstanceContext) -> set[str]:
 
 
 def _question_version(ctx: InstanceContext, loc: str, q: Question) -> None:
-    if q.is_probe:
-        expected = Version.CONTROL
-    elif q.suite == Suite.RETENTION:
+    if q.is_probe or q.suite == Suite.RETENTION:
         expected = Version.CONTROL
     else:
         expected = Version.FORGET

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 
-
 from bemula.generate import phrasing
 from bemula.generate.catalog import CATEGORY_BY_KEY
 from bemula.generate.llm import prompts

@@ -230,7 +230,7 @@ class NaturalRenderer:
                 self.backref.add(p.id)
         f5_targets = {t for p in self.plans if p.type == RequestType.F5 for t in p.targets}
         target_of = {t: p for p in self.plans for t in p.targets if t in self.facts}
-        for fid, fact in self.facts.items():
+        for fid, _fact in self.facts.items():
             if fid in f5_targets or fid not in first:
                 continue
             plan = target_of.get(fid)

@@ -35,12 +35,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import (
-    EmbeddingOptions,
-    EmbeddingTopKOptions,
     EMBED_API_KEY_ENV,
     NO_KEY,
     EmbeddingClient,
     EmbeddingEndpoint,
+    EmbeddingTopKOptions,
     UsageCounter,
     chat_endpoint,
     counting_openai_client,

@@ -24,9 +24,8 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from bemula.systems.adapters.common import (
-    EmbeddingOptions,
-    EmbeddingTopKOptions,
     EmbeddingClient,
+    EmbeddingTopKOptions,
     ExchangeBuffer,
     UsageCounter,
     chat_endpoint,

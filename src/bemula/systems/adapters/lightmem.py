@@ -56,9 +56,8 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from bemula.systems.adapters.common import (
-    EmbeddingOptions,
-    EmbeddingTopKOptions,
     EmbeddingEndpoint,
+    EmbeddingTopKOptions,
     Endpoint,
     ExchangeBuffer,
     UsageCounter,

@@ -25,9 +25,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import (
-    EmbeddingOptions,
-    EmbeddingTopKOptions,
     EmbeddingEndpoint,
+    EmbeddingTopKOptions,
     Endpoint,
     ExchangeBuffer,
     UsageCounter,

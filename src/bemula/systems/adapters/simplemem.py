@@ -34,9 +34,8 @@ from typing import Any, ClassVar
 from pydantic import Field
 
 from bemula.systems.adapters.common import (
-    EmbeddingOptions,
-    EmbeddingTopKOptions,
     EmbeddingClient,
+    EmbeddingOptions,
     UsageCounter,
     chat_endpoint,
     counting_openai_client,

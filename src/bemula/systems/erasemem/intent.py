@@ -16,9 +16,8 @@ object is speech in a time window; F4 when it is a conclusion/inference; F3 when
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 

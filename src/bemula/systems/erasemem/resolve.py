@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
@@ -34,6 +33,7 @@ from bemula.systems.erasemem.owners import (
 )
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
+from bemula.systems.erasemem.tokens import tokenize
 
 #: words that frame a statement but never carry a value ("I really love my new job")
 GENERIC = frozenset(

@@ -21,9 +21,9 @@ from datetime import datetime
 from functools import lru_cache
 
 from bemula.index import TextIndex
-from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.categories import unit_categories
 from bemula.systems.erasemem.textutil import REDACTED, redact_tokens
+from bemula.systems.erasemem.tokens import tokenize
 
 
 @lru_cache(maxsize=64)

@@ -35,13 +35,13 @@ from bemula.systems.base import (
     TurnEvent,
     register,
 )
-from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
 from bemula.systems.erasemem.owners import SELF, owners_of
 from bemula.systems.erasemem.resolve import GENERIC, Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
 from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
+from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.tombstones import TombstoneSet
 
 DEFAULT_TOP_K = 5

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bemula.dataset import InstanceView
-from bemula.model import Instance, Suite, Version
+from bemula.model import DerivedFact, Fact, Instance, Suite, Version
 from bemula.run.runner import load_instance
 from bemula.runfolder.dumps import dump_path, read_dump
 from bemula.runfolder.folder import RunFolder, RunFolderError, read_answers
@@ -158,9 +158,8 @@ def protected_values(instance: Instance | InstanceView) -> list[ProtectedValue]:
     """Each forget request's protected values, from its efficacy and attack questions, with
     the aliases of their facts and the values those questions accept."""
     types = {r.id: r.type.value for r in instance.requests}
-    fact_forms: list[list[str]] = [
-        [f.value, *f.aliases] for f in [*instance.profile.facts, *instance.profile.derived_facts]
-    ]
+    facts: list[Fact | DerivedFact] = [*instance.profile.facts, *instance.profile.derived_facts]
+    fact_forms: list[list[str]] = [[f.value, *f.aliases] for f in facts]
     found: dict[tuple[str, str], tuple[str, list[str]]] = {}  # (request, canonical value) -> (value, accepted)
     for q in instance.questions_for(Version.FORGET):
         if q.suite not in (Suite.EFFICACY, Suite.ATTACK) or not q.request_id:

@@ -350,7 +350,7 @@ def _llm_opener(kind: str) -> BackboneOpener:
 
 
 def _load_builtins() -> None:
-    for entry in (
+    entries: tuple[Entry[BackboneOpener], ...] = (
         Entry(name="probe", factory=_open_probe, needs="nothing",
               description="the retrieval probe: the memory text retrieved, no LLM (an upper bound on leakage)"),
         Entry(name="local", factory=_llm_opener("local"), needs="bemula[local] (the embedded model)",
@@ -358,7 +358,8 @@ def _load_builtins() -> None:
         Entry(name="openai", factory=_llm_opener("openai"), needs="an OpenAI-compatible endpoint",
               description="any OpenAI-compatible endpoint (--base-url, --model, key from the environment)",
               tags=frozenset({LLM_TAG})),
-    ):
+    )
+    for entry in entries:
         BACKBONE_REGISTRY.add(entry)
 
 

@@ -79,6 +79,11 @@ class EvalResult:
         return [r for r in self.runs if r.scores is not None]
 
     @property
+    def all_scores(self) -> list[RunScores]:
+        """The scores of every scored system, in evaluation order."""
+        return [r.scores for r in self.runs if r.scores is not None]
+
+    @property
     def incomplete(self) -> list[str]:
         return [r.system for r in self.runs if not r.complete]
 
@@ -246,8 +251,10 @@ def evaluate(
         raise EvaluateError("no system produced answers")
 
     for run in answered:
-        llm_judge_kw = {"backbone": backbone, "model": model, "base_url": base_url} if answers_with_llm(backbone) else {}
-        judged, counts = judge_folder(run.run_dir, judge, **llm_judge_kw)
+        if answers_with_llm(backbone):  # an LLM judge uses the run's own endpoint
+            judged, counts = judge_folder(run.run_dir, judge, backbone=backbone, model=model, base_url=base_url)
+        else:  # with the probe, an LLM judge runs on the embedded model
+            judged, counts = judge_folder(run.run_dir, judge)
         echo(f"  {describe_summary(judged, counts)}")
         if audit:
             try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -48,6 +49,7 @@ def check(
     from bemula.llm.backends import open_llm
     from bemula.llm.client import LLMError
 
+    timeout_kw: dict[str, Any] = {"timeout_s": timeout_s} if timeout_s is not None else {}
     started = time.perf_counter()
     try:
         with open_llm(
@@ -58,7 +60,7 @@ def check(
             use_cache=False,
             max_retries=retries,
             concurrency=1,
-            **({"timeout_s": timeout_s} if timeout_s is not None else {}),
+            **timeout_kw,
         ) as client:
             ready_s = time.perf_counter() - started
             result = client.chat([{"role": "user", "content": prompt}], max_tokens=max_tokens)

@@ -271,11 +271,11 @@ def eval_command(
         return
     report_dir = result.report_dir or out / "report"
     print_table(
-        [r.scores for r in result.scored],
+        result.all_scores,
         title=f"{'bemula-' + str(bundled.name) if bundled else 'BEMULA'}{'-Lite' if lite else ''} — probe backbone, "
               + ("rule judge" if judge == "rules" else f"judge: {judge}"),
-        residues={r.scores.label: (f"{r.audit.values_with_residue}/{r.audit.values_protected}" if r.audit else "–")
-                  for r in result.scored},
+        residues={s.label: (f"{r.audit.values_with_residue}/{r.audit.values_protected}" if r.audit else "–")
+                  for r in result.runs if (s := r.scores) is not None},
         full_table=str(report_dir / "report.md"),
     )
     typer.echo(
@@ -283,8 +283,8 @@ def eval_command(
         "upper bound on leakage); figures comparable with the paper need an LLM backbone. "
         "Residues: protected values still found in a store after the forget request (`bemula audit`)."
     )
-    _echo_probe_accuracy([r.scores for r in result.scored])
-    _echo_baseline_check({r.system: r.scores for r in result.scored})
+    _echo_probe_accuracy(result.all_scores)
+    _echo_baseline_check({r.system: s for r in result.runs if (s := r.scores) is not None})
     typer.echo(f"report: {report_dir / 'index.html'} (and report.md, tables/, plots/) — {result.wall_s:.1f} s in all")
     if result.incomplete:
         typer.secho(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -22,7 +22,7 @@ def systems_command(
     from bemula.systems.base import registry
 
     infos = sorted(registry().values(), key=lambda i: i.name)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": i.name,
             "available": i.available,

@@ -161,7 +161,7 @@ def test_near_miss_share_by_hand() -> None:
     -> 0 of 1 targets has a near miss; asked about the second allergy (health) instead -> 1 of 1."""
     from bemula.authoring import compile_file
 
-    inst = compile_file(Path(__file__).parents[1] / "authoring" / "example.toml")
+    inst = compile_file(Path(__file__).parents[2] / "authoring" / "example.toml")
     assert fidelity_stats([inst])["targets_near_miss_share"] == 0.0
     for q in inst.questions:
         if q.suite.value == "preservation":

@@ -34,7 +34,6 @@ system never stored cannot be a residue, and the summary shows how many were sto
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import defaultdict
@@ -51,6 +50,7 @@ from bemula.runfolder.folder import RunFolder, RunFolderError, read_answers
 from bemula.runfolder.jsonl import atomic_open, atomic_write_json
 from bemula.runfolder.meta import RunMeta
 from bemula.runfolder.names import ANSWERS_NAME, AUDIT_SUMMARY_NAME, DUMPS_DIR, RESIDUES_NAME
+from bemula.runfolder.records import ResidueRecord
 from bemula.systems.base import StoreRecord
 from bemula.text import distinctive_tokens, fold_chars, normalize, normalize_tokens
 
@@ -180,16 +180,8 @@ def protected_values(instance: Instance | InstanceView) -> list[ProtectedValue]:
     return out
 
 
-@dataclass
-class Residue:
-    instance_id: str
-    request_id: str
-    request_type: str
-    value: str
-    match: str
-    store: str
-    record_id: str
-    snippet: str
+#: one line of residues.jsonl (the run-folder contract's record)
+Residue = ResidueRecord
 
 
 def _candidates(values: list[ProtectedValue]) -> dict[str, list[int]]:
@@ -225,8 +217,8 @@ def scan(instance_id: str, values: list[ProtectedValue], records: Iterable[Store
     """Every (value, record) pair where a protected value sits in a store record."""
     return [
         Residue(
-            instance_id, pv.request_id, pv.request_type, pv.value, kind,
-            record.store, record.id, pv.snippet(record.text, kind),
+            instance_id=instance_id, request_id=pv.request_id, request_type=pv.request_type, value=pv.value,
+            match=kind, store=record.store, record_id=record.id, snippet=pv.snippet(record.text, kind),
         )
         for record, pv, kind in _matches(values, records)
     ]
@@ -317,7 +309,7 @@ def audit_run(run: Path | str, *, data: Path | str | None = None) -> AuditSummar
             for record in records:
                 stores.setdefault(record.store, StoreSummary(record.store)).records += 1
             for residue in scan(instance_id, values, records):
-                out.write(json.dumps(asdict(residue), ensure_ascii=False) + "\n")
+                out.write(residue.model_dump_json() + "\n")
                 summary.residues += 1
                 stores[residue.store].residues += 1
                 key = (instance_id, residue.request_id, residue.value)

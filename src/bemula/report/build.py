@@ -190,7 +190,7 @@ def write_report(
         runs_data=[
             {"label": r.scores.label, "instances": list(r.scores.instance_ids), "items": run_items(r)} for r in runs
         ],
-        receipts=[(r.scores.label, r.folder.receipts()) for r in runs],
+        receipts=[(r.scores.label, [x.as_dict() for x in r.folder.receipts()]) for r in runs],
         notes=[_unscored_line(r) for r in runs],
     )
     (out / "index.html").write_text(page, encoding="utf-8")

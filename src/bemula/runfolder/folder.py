@@ -11,14 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from bemula.dataset import Dataset
 from bemula.runfolder.jsonl import JsonlError, read_objects, read_records
 from bemula.runfolder.meta import MetaError, RunMeta, read_meta
-from bemula.runfolder.names import ANSWERS_NAME, META_NAME, RECEIPTS_NAME, VERDICTS_PREFIX, verdicts_name
-from bemula.runfolder.records import AnswerRecord, VerdictRecord
+from bemula.runfolder.names import (
+    ANSWERS_NAME,
+    META_NAME,
+    RECEIPTS_NAME,
+    RESIDUES_NAME,
+    VERDICTS_PREFIX,
+    verdicts_name,
+)
+from bemula.runfolder.records import AnswerRecord, ReceiptRecord, ResidueRecord, VerdictRecord
 
 Key = tuple[str, str]
+M = TypeVar("M", bound=BaseModel)
 
 
 class RunFolderError(ValueError):
@@ -152,12 +163,28 @@ class RunFolder:
     def forget_cached_verdicts(self) -> None:
         self._verdicts.clear()
 
-    def receipts(self) -> list[dict[str, object]]:
-        """Deletion receipts a system wrote (``receipts.jsonl``), as plain dicts; [] if none."""
+    def receipts(self) -> list[ReceiptRecord]:
+        """Deletion receipts a system wrote (``receipts.jsonl``); [] if none."""
+        return self._read_list(RECEIPTS_NAME, ReceiptRecord)
+
+    def residues(self) -> list[ResidueRecord]:
+        """What the residue audit found (``residues.jsonl``); [] before ``bemula audit``."""
+        return self._read_list(RESIDUES_NAME, ResidueRecord)
+
+    def _read_list(self, name: str, model: type[M]) -> list[M]:
+        path = self.path / name
+        out: list[M] = []
         try:
-            return read_objects(self.path / RECEIPTS_NAME)
+            for number, value in enumerate(read_objects(path), 1):
+                try:
+                    out.append(model.model_validate(value))
+                except ValidationError as exc:
+                    first = exc.errors()[0]
+                    where = ".".join(str(p) for p in first["loc"]) or "record"
+                    raise RunFolderError(f"{path}: record {number}: {where}: {first['msg']}") from None
         except JsonlError as exc:
             raise RunFolderError(str(exc)) from None
+        return out
 
     def judges(self) -> list[str]:
         """Judges whose verdict files exist in this folder."""

@@ -131,3 +131,28 @@ class VerdictRecord(_Record):
         if "backbone error" in reason:
             return Unscored.NO_ANSWER
         return Unscored.OTHER
+
+
+class ResidueRecord(_Record):
+    """One protected value found in one store record after its forget request
+    (``residues.jsonl``, written by ``bemula audit``)."""
+
+    instance_id: str
+    request_id: str
+    request_type: str
+    value: str
+    match: str = Field(description="exact | alias | partial: how the record gives the value away")
+    store: str
+    record_id: str
+    snippet: str
+
+
+class ReceiptRecord(BaseModel):
+    """One deletion receipt a system reported (``receipts.jsonl``). Its fields are the
+    system's own (what was removed, from which store, why); only the instance is bemula's."""
+
+    model_config = ConfigDict(extra="allow")
+    instance_id: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.model_dump()

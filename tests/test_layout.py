@@ -103,7 +103,7 @@ STAGES: dict[str, int] = {
     "testing": 100,
     "cli": 90, "__init__": 90,
     "pipeline": 80,
-    "report": 70, "nearmiss": 70, "authoring": 70, "generate": 70,
+    "report": 70, "nearmiss": 70, "authoring": 70, "generate": 70, "export": 70,
     "metrics": 60,
     "judge": 50, "audit": 50,
     "run": 40,

@@ -259,3 +259,42 @@ def compile_command(
         report = validate_dataset(out)
         ok = print_report(out, report, time.perf_counter() - started)
         raise typer.Exit(code=0 if ok else 1)
+
+
+@app.command("export")
+def export_command(
+    data: Path = typer.Argument(..., help="dataset folder, or a bundled dataset's name (handwritten)"),
+    out: Path = typer.Argument(..., help="folder to write the tables into (new or empty)"),
+    fmt: str = typer.Option("parquet", "--format", help="parquet (tables + bemula-export.json) | hf (also the Hub's dataset card)"),
+) -> None:
+    """Write a dataset as Parquet tables — instances, turns, requests, questions, each with a
+    full and a lite split — readable by pyarrow and `datasets.load_dataset` (docs/dataset-format.md)."""
+    from bemula.dataset import resolve_data
+    from bemula.export import ExportError, export_dataset
+
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        typer.echo(f"error: {out}: exists and is not an empty folder", err=True)
+        raise typer.Exit(code=2)
+    try:
+        summary = export_dataset(resolve_data(data), out, fmt=fmt)
+    except (ExportError, DatasetError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    rows = ", ".join(f"{n:,} {config}" for config, n in summary.rows.items())
+    typer.echo(f"exported {summary.instances} instances to {out}/ ({rows}); source checksum {summary.checksum[:12]}…")
+
+
+@app.command("import")
+def import_command(
+    src: Path = typer.Argument(..., help="a folder written by `bemula export`"),
+    out: Path = typer.Argument(..., help="dataset folder to write (new)"),
+) -> None:
+    """Rebuild a dataset folder from exported tables; refused unless it has the export's checksum."""
+    from bemula.export import ExportError, import_dataset
+
+    try:
+        summary = import_dataset(src, out)
+    except (ExportError, DatasetError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    typer.echo(f"imported {summary.instances} instances to {out}/; checksum {summary.checksum[:12]}… (as exported)")

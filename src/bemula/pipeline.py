@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bemula.audit import AuditSummary
     from bemula.metrics.compute import RunScores
     from bemula.run.runner import RunSummary
+    from bemula.systems.base import MemorySystem
 
 Echo = Callable[[str], None]
 
@@ -152,8 +153,33 @@ def prepare_data(
     return path, False, notes
 
 
+def _system_names(systems: Sequence[str | type[MemorySystem]], workers: int) -> list[str]:
+    """Names for ``systems``; a ``MemorySystem`` class is registered on the spot (your own
+    memory class needs no registry edit and no environment variable)."""
+    from bemula.systems.base import SYSTEMS, MemorySystem, register
+
+    names = []
+    for system in systems:
+        if isinstance(system, str):
+            names.append(system)
+            continue
+        if not (isinstance(system, type) and issubclass(system, MemorySystem)):
+            raise EvaluateError(f"{system!r} is neither a system name nor a MemorySystem subclass")
+        if not system.name:
+            raise EvaluateError(f"{system.__qualname__} has no name (set the class attribute `name`)")
+        if workers > 1 and system.__module__ == "__main__":
+            raise EvaluateError(f"{system.__qualname__} is defined in __main__, which worker processes cannot "
+                                "import: use workers=1, or define it in a module")
+        known = SYSTEMS.entries().get(system.name)
+        if known is not None and known.factory is not system:
+            raise EvaluateError(f"system name {system.name!r} is taken ({known.source}); give your class another name")
+        register(system)
+        names.append(system.name)
+    return names
+
+
 def evaluate(
-    systems: Sequence[str] | None = None,
+    systems: Sequence[str | type[MemorySystem]] | None = None,
     *,
     data: Path | str | None = None,
     out: Path | str | None = None,
@@ -177,7 +203,8 @@ def evaluate(
 ) -> EvalResult:
     """Evaluate memory systems end to end and return typed results.
 
-    ``systems``: registered names (default: every one runnable here with ``backbone``).
+    ``systems``: registered names or ``MemorySystem`` subclasses (default: every registered
+    system runnable here with ``backbone``).
     ``data``: a dataset folder or a bundled dataset's name (default: the edition's benchmark,
     generated when missing). ``out``: where run folders and the report go (default:
     ``runs/eval``). ``system_options``: per system, its ``-o`` options. ``echo`` receives
@@ -206,7 +233,7 @@ def evaluate(
             note(f"not run here (not installed, or they need an LLM backbone): "
                  f"{', '.join(n.split(':', 1)[0] for n in skipped)}; `bemula systems` says how to add each")
     else:
-        chosen = list(systems)
+        chosen = _system_names(systems, workers)
         unknown = [s for s in chosen if s not in SYSTEMS]
         if unknown:
             raise EvaluateError(f"unknown system(s) {', '.join(unknown)}; known: {', '.join(sorted(SYSTEMS.entries()))}")

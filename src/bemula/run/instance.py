@@ -75,7 +75,7 @@ def recorded_items(
     ], total
 
 
-def _now(instance: Instance, version: Version) -> datetime:
+def question_time(instance: Instance, version: Version) -> datetime:
     """When the questions of a version are asked: the time of its last turn."""
     return instance.dialogue(version).sessions[-1].turns[-1].timestamp
 
@@ -157,7 +157,7 @@ def _answer_version(
     emit: Callable[[list[AnswerRecord]], None],
     result: InstanceResult,
 ) -> None:
-    now = _now(instance, version)
+    now = question_time(instance, version)
     batch: list[AnswerRecord] = []
     last_emit = time.monotonic()
     for q in questions:

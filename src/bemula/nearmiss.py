@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, model_validator
 
@@ -52,7 +52,9 @@ from bemula.model import Gold, GoldKind, Question, Suite, Version
 #: the shipped case files, relative to the ``bemula`` package
 SHIPPED_DIR = ("datasets", "near-miss")
 SHIPPED_SPLITS = ("dev", "held-out")
-KINDS = ("shared-subject", "shared-attribute", "prefix-id", "negation", "surface-form", "update-chain")
+#: what a case tests, one word per kind of near miss
+Kind = Literal["shared-subject", "shared-attribute", "prefix-id", "negation", "surface-form", "update-chain"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
 #: when the first exchange of every case happens (any fixed date: the cases carry no dates)
 START = datetime(2026, 3, 2, 9, 0)
 
@@ -100,7 +102,7 @@ class Case(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: StrictStr = Field(min_length=1)
-    kind: Literal["shared-subject", "shared-attribute", "prefix-id", "negation", "surface-form", "update-chain"]
+    kind: Kind
     note: StrictStr = ""
     dialogue: list[Exchange] = Field(min_length=1)
     request: Exchange
@@ -242,7 +244,7 @@ def run_case(system_name: str, case: Case, *, options: dict[str, Any] | None = N
     probe = ProbeBackbone()
     outcome = CaseOutcome(case.id, case.kind)
     with tempfile.TemporaryDirectory(prefix="bemula-nearmiss-", dir=workdir) as tmp:
-        answers: dict[Version, list[tuple[str, bool, str]]] = {}
+        answers: dict[Version, list[tuple[str, bool | None, str]]] = {}
         for version in (Version.CONTROL, Version.FORGET):
             context = SystemContext(workdir=Path(tmp) / version.value, options=dict(options or {}))
             context.workdir.mkdir()

@@ -48,7 +48,7 @@ def answer_hash(answer: AnswerRecord) -> str:
     return hashlib.sha256(payload).hexdigest()[:16]
 
 
-def error_verdict(item: JudgeItem, judge: str, **extra: str) -> VerdictRecord:
+def error_verdict(item: JudgeItem, judge: str, *, judge_model: str = "", prompt_hash: str = "") -> VerdictRecord:
     """The verdict for an answer the backbone failed to give: unscored, never right or wrong."""
     return VerdictRecord(
         instance_id=item.instance_id,
@@ -58,5 +58,6 @@ def error_verdict(item: JudgeItem, judge: str, **extra: str) -> VerdictRecord:
         unscored=Unscored.NO_ANSWER,
         reason=f"unscored: no answer (backbone error: {(item.answer.error or '')[:120]})",
         answer_hash=answer_hash(item.answer),
-        **extra,
+        judge_model=judge_model,
+        prompt_hash=prompt_hash,
     )

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from bemula.judge.base import JudgeItem, Progress, answer_hash, error_verdict
 from bemula.judge.rules import says_unavailable
@@ -158,6 +158,16 @@ def parse_verdict(text: str) -> ParsedVerdict:
     return ParsedVerdict(correct=value["correct"], leaked=value["leaked"], reason=reason.strip())
 
 
+class _VerdictKeys(TypedDict):
+    """What every verdict of one judged item shares."""
+
+    instance_id: str
+    question_id: str
+    judge: str
+    prompt_hash: str
+    answer_hash: str
+
+
 class LLMJudge:
     """Grades answers with an LLM; needs a ``bemula.llm.client.LLMClient``."""
 
@@ -174,7 +184,9 @@ class LLMJudge:
         self.client = client
         self.name = name
         self.structured = structured
-        self.concurrency = concurrency or getattr(getattr(client, "config", None), "concurrency", 4)
+        # a client without a config (a test double) gets 4
+        configured = getattr(getattr(client, "config", None), "concurrency", 4)
+        self.concurrency: int = concurrency or configured
         self.unparseable = 0
         self.errors = 0
         self._count_lock = threading.Lock()
@@ -195,7 +207,7 @@ class LLMJudge:
             return error_verdict(item, self.name, judge_model=self.model)
         messages = build_messages(item.question, item.answer.answer)
         phash = prompt_hash(messages[0]["content"])
-        base = {
+        base: _VerdictKeys = {
             "instance_id": item.instance_id,
             "question_id": item.question.id,
             "judge": self.name,

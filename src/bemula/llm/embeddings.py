@@ -30,7 +30,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, cast
 
 import numpy as np
 
@@ -129,7 +129,8 @@ class _CachedEmbedder:
             self._cache.store(todo, fresh)
             for j, i in enumerate(missing):
                 found[i] = fresh[j]
-        return np.stack(found).astype(np.float32, copy=False)
+        # every slot is filled now: the cached ones by lookup, the missing ones just above
+        return np.stack(cast("list[np.ndarray]", found)).astype(np.float32, copy=False)
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -202,6 +203,21 @@ def _gelu(x: np.ndarray) -> np.ndarray:
     return 0.5 * x * (1.0 + _erf(x / np.sqrt(2.0).astype(x.dtype)))
 
 
+class _Block(TypedDict):
+    """One encoder layer's weights (linear weights transposed for ``x @ w``)."""
+
+    qkv_w: np.ndarray
+    qkv_b: np.ndarray
+    out_w: np.ndarray
+    out_b: np.ndarray
+    ln1: tuple[np.ndarray, np.ndarray]
+    up_w: np.ndarray
+    up_b: np.ndarray
+    down_w: np.ndarray
+    down_b: np.ndarray
+    ln2: tuple[np.ndarray, np.ndarray]
+
+
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
@@ -252,7 +268,7 @@ class NumpyMiniLMEmbedder(_CachedEmbedder):
         self.position = g("embeddings.position_embeddings.weight")
         self.token_type = g("embeddings.token_type_embeddings.weight")
         self.emb_ln = (g("embeddings.LayerNorm.weight"), g("embeddings.LayerNorm.bias"))
-        self.blocks: list[dict[str, Any]] = []
+        self.blocks: list[_Block] = []
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
             qkv_w = np.concatenate(

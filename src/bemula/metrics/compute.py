@@ -195,7 +195,7 @@ class RunScores:
         for dim, name in (("type", "request_type"), ("tier", "tier"), ("length", "length_bin")):
             table: dict[str, Any] = {}
             for group in self.groups(dim):
-                cell = {
+                cell: dict[str, Any] = {
                     metric: value.as_json(with_items=with_items)
                     for (d, g, metric), value in self.values.items()
                     if d == dim and g == group

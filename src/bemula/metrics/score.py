@@ -17,4 +17,4 @@ T = TypeVar("T", float, np.ndarray)
 
 def bemula_score(fe: T, ar: T, pr: T, rl: T) -> T:
     """√(FE·AR)·√(PR·RL) for fractions in [0, 1]; works elementwise on numpy arrays."""
-    return np.sqrt(fe * ar) * np.sqrt(pr * rl)  # type: ignore[return-value]
+    return np.sqrt(fe * ar) * np.sqrt(pr * rl)

@@ -29,7 +29,7 @@ import shutil
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from pydantic import Field
 
@@ -156,7 +156,9 @@ class SimpleMemSystem(MemorySystem):
             self.llm.client = counting_openai_client(self.chat.base_url, self.chat.api_key, self.usage)
             self.vector_store = VectorStore(
                 db_path=str(self.store_dir / "lancedb"),
-                embedding_model=_SimpleMemEmbedding(self.embedder),  # type: ignore[arg-type]
+                # a duck-typed stand-in for SimpleMem's EmbeddingModel class (not a subclass):
+                # Any, so the check holds with SimpleMem installed or not
+                embedding_model=cast(Any, _SimpleMemEmbedding(self.embedder)),
                 table_name=TABLE,
             )
             self.builder = MemoryBuilder(

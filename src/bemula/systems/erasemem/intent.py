@@ -634,7 +634,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         return replacement
 
     # F2 / F1
-    targets: list[str] = []
+    targets = []
     for target in cleaned:
         targets.extend(split_targets(target))
     # pronoun-only objects ("any record of it") name nothing new: keep the named ones

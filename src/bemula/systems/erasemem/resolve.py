@@ -358,11 +358,11 @@ def resolve(
 
     elif intent.kind == ForgetKind.CATEGORY:
         cats = set(intent.categories) or set(categories_in(" ".join(intent.targets)))
-        described = " ".join(intent.targets)
+        category_text = " ".join(intent.targets)
         # categories that are about other people (family, relationships, contacts, pets) keep
         # them; a request about the user's own health or money does not reach Dad's
-        others_too = bool(cats & PEOPLE_CATEGORIES or owners_of(described) or OTHER_PRONOUNS.search(described)
-                          or KIN.search(described))
+        others_too = bool(cats & PEOPLE_CATEGORIES or owners_of(category_text) or OTHER_PRONOUNS.search(category_text)
+                          or KIN.search(category_text))
         # every user unit, not only those holding a lexicon word: a unit can belong to a
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
         for unit in store.user_units():

@@ -193,7 +193,7 @@ class MemoryStore:
             turn.unit_ids.remove(unit_id)
         return unit
 
-    def redact_unit(self, unit_id: str, tokens: set[str]) -> bool:
+    def redact_unit(self, unit_id: str, tokens: set[str] | frozenset[str]) -> bool:
         """Blank ``tokens`` inside a unit that stays; re-index its new text."""
         unit = self.units.get(unit_id)
         if unit is None:
@@ -246,7 +246,7 @@ class MemoryStore:
             else:
                 self._doc_freq.pop(token, None)
 
-    def redact_turn(self, turn_id: str, tokens: set[str]) -> int:
+    def redact_turn(self, turn_id: str, tokens: set[str] | frozenset[str]) -> int:
         turn = self.turns[turn_id]
         if not turn.token_set() & tokens:
             return 0

@@ -383,6 +383,7 @@ class EraseMem(MemorySystem):
         for hit in hits:
             stone = self.tombstones.items.get(hit.id)
             half: set[str] = set()
+            matched: set[str] | frozenset[str]
             if stone is not None:
                 if not _same_owner(q_owners, stone.owners, set(by_hash), self_hash):
                     continue  # "Jonas's number" is not asked of the user's deleted number

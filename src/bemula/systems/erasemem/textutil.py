@@ -120,7 +120,7 @@ def _word_tokens(word: str) -> frozenset[str]:
     return frozenset(tokenize(word))
 
 
-def redact_tokens(text: str, tokens: set[str]) -> tuple[str, int]:
+def redact_tokens(text: str, tokens: set[str] | frozenset[str]) -> tuple[str, int]:
     """Replace every word carrying a token in ``tokens`` by a marker; returns (text, count).
 
     Adjacent redacted words collapse into one marker so a removed multi-word value leaves

@@ -190,7 +190,8 @@ class _Compiler:
     def __init__(self, src: SourceInstance, path: Path) -> None:
         self.src = src
         self.path = path
-        self.facts: dict[str, SourceFact | SourceDerived] = {f.id: f for f in [*src.fact, *src.derived]}
+        all_facts: list[SourceFact | SourceDerived] = [*src.fact, *src.derived]
+        self.facts: dict[str, SourceFact | SourceDerived] = {f.id: f for f in all_facts}
         self.requests = {r.id: r for r in src.request}
 
     def fail(self, location: str, message: str) -> DatasetError:
@@ -240,8 +241,10 @@ class _Compiler:
                 stamp = self._stamp(session, st, clock, words, at)
                 if st.request is None:
                     role = Role.USER if st.user is not None else Role.ASSISTANT
+                    said = st.user if st.user is not None else st.assistant
+                    assert said is not None  # SourceTurn._shape: an ordinary turn has user or assistant
                     turn = Turn(id=f"{session.id}-T{len(f_turns) + 1:03d}", role=role,
-                                text=(st.user if st.user is not None else st.assistant).strip(), timestamp=stamp,
+                                text=said.strip(), timestamp=stamp,
                                 annotations=TurnAnnotations(facts=list(st.facts)))
                     f_turns.append(turn)
                     c_turns.append(turn.model_copy(deep=True))
@@ -252,11 +255,15 @@ class _Compiler:
                 if st.request in seen_requests:
                     raise self.fail(f"{at}.request", f"request {st.request} has a second exchange")
                 seen_requests.add(st.request)
-                longest = max(len(st.assistant.split()), len(st.control_assistant.split()))
+                user, assistant, control_user, control_assistant = (
+                    st.user, st.assistant, st.control_user, st.control_assistant)
+                # SourceTurn._shape: a request exchange has all four texts, none empty
+                assert user and assistant and control_user and control_assistant
+                longest = max(len(assistant.split()), len(control_assistant.split()))
                 reply = (stamp + self._delay(longest)).replace(microsecond=0)
                 for version, (ask, answer, segs) in {
-                    Version.FORGET: (st.user, st.assistant, (Segment.REQUEST, Segment.CONFIRMATION)),
-                    Version.CONTROL: (st.control_user, st.control_assistant, (Segment.NEUTRAL, Segment.NEUTRAL)),
+                    Version.FORGET: (user, assistant, (Segment.REQUEST, Segment.CONFIRMATION)),
+                    Version.CONTROL: (control_user, control_assistant, (Segment.NEUTRAL, Segment.NEUTRAL)),
                 }.items():
                     bucket = f_turns if version == Version.FORGET else c_turns
                     n = len(bucket)
@@ -328,18 +335,20 @@ class _Compiler:
                 if request is None:
                     raise self.fail(f"{where}.request", f"unknown request {q.request!r}")
             forms = _unique([fact.value, *fact.aliases])
-            replacement = request is not None and request.type == RequestType.F6 and q.suite in (Suite.EFFICACY,
-                                                                                                Suite.ATTACK)
-            if replacement and not request.new_value:
-                raise self.fail(f"{where}.request", f"F6 request {request.id} has no new_value")
+            # the new value, when the question is an efficacy/attack one about an F6 (replace) request
+            replacement: str | None = None
+            if request is not None and request.type == RequestType.F6 and q.suite in (Suite.EFFICACY, Suite.ATTACK):
+                if not request.new_value:
+                    raise self.fail(f"{where}.request", f"F6 request {request.id} has no new_value")
+                replacement = request.new_value
             if q.suite in (Suite.RETENTION, Suite.PRESERVATION, Suite.RELEARNING):
                 gold = Gold(kind=GoldKind.VALUE, accepted=q.accepted if q.accepted is not None else forms)
-            elif replacement and q.suite == Suite.EFFICACY:
-                gold = Gold(kind=GoldKind.VALUE, accepted=q.accepted or [request.new_value],
+            elif replacement is not None and q.suite == Suite.EFFICACY:
+                gold = Gold(kind=GoldKind.VALUE, accepted=q.accepted or [replacement],
                             protected=_unique([*forms, *q.protected]))
             else:  # efficacy / attack, sentinel; an explicit accepted list (even []) is kept:
                 # an F6 attack about the past ("last winter, which gym…") need not accept the new value
-                default = [request.new_value] if replacement else []
+                default = [replacement] if replacement is not None else []
                 accepted = q.accepted if q.accepted is not None else default
                 gold = Gold(kind=GoldKind.SENTINEL, accepted=accepted, protected=_unique([*forms, *q.protected]))
             version = Version.CONTROL if q.suite == Suite.RETENTION else Version.FORGET

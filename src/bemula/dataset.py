@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -34,6 +34,8 @@ INSTANCES_DIR = "instances"
 STAGING_PREFIX = ".writing-"
 RETIRED_PREFIX = ".retired-"
 LITE_TIERS = (Tier.SHORT, Tier.MEDIUM)
+
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class DatasetError(Exception):
@@ -110,7 +112,7 @@ def decode_json(raw: bytes, path: Path | str) -> Any:
         raise DatasetError(path, "", f"invalid JSON: {exc}") from None
 
 
-def parse_model(model: type, data: Any, path: Path):
+def parse_model(model: type[_M], data: Any, path: Path) -> _M:
     """``model`` validated from ``data``; the first error names the file and JSON path."""
     try:
         return model.model_validate(data)

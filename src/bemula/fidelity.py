@@ -116,7 +116,7 @@ def fidelity_stats(instances: list[Instance], root: Path | None = None) -> dict[
     user_words = [len(t.split()) for t, r in zip(turn_texts, roles, strict=True) if r == Role.USER]
     asst_words = [len(t.split()) for t, r in zip(turn_texts, roles, strict=True) if r == Role.ASSISTANT]
 
-    distinct = {n: [] for n in (1, 2, 3, 4)}
+    distinct: dict[int, list[float]] = {n: [] for n in (1, 2, 3, 4)}
     all_user: list[str] = []
     for inst in instances:
         sample = user_sample(inst)

@@ -366,12 +366,12 @@ class FillerMaker:
         """A small-talk exchange; ``day_part`` (morning...night) allows a greeting. Some
         exchanges follow up the previous one with the same details."""
         if self.last is not None and day_part is None and self.rng.random() < self.followup_share:
-            topic, chosen = self.last
+            topic, earlier = self.last
             self.last = None
             user_t, reply_t = pick_pair(self.rng, FOLLOWUPS[topic])
-            user = _fill(user_t, self.rng, dict(chosen))
+            user = _fill(user_t, self.rng, dict(earlier))
             user = upper_first(user) + pick(self.rng, USER_FOLLOWUPS)
-            assistant = upper_first(_fill(reply_t, self.rng, dict(chosen))) + pick(self.rng, ASSISTANT_CLOSERS)
+            assistant = upper_first(_fill(reply_t, self.rng, dict(earlier))) + pick(self.rng, ASSISTANT_CLOSERS)
             if self._ok(user) and self._ok(assistant):
                 self.used.add(user)
                 self.used.add(assistant)

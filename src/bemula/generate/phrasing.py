@@ -9,8 +9,12 @@ appears twice and a memory system cannot spot requests by a fixed string.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TypeVar
 
 from bemula.model import RequestType
+
+_T = TypeVar("_T")
 
 # --------------------------------------------------------------------------- fact statements
 
@@ -198,7 +202,7 @@ QUESTION_WRAPPERS: tuple[str, ...] = (
 )
 
 
-def pick(rng: random.Random, options: tuple[str, ...] | list[str]) -> str:
+def pick(rng: random.Random, options: Sequence[_T]) -> _T:
     return options[rng.randrange(len(options))]
 
 

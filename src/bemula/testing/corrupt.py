@@ -16,7 +16,8 @@ from typing import Any
 
 from bemula.dataset import MANIFEST_NAME, canonical_json, sha256_bytes
 
-Corruption = Callable[[Path], None]
+Corruption = Callable[[Path], object]
+"""Edits a dataset folder in place; any return value (e.g. a byte count) is ignored."""
 KINDS: dict[str, Corruption] = {}
 
 
@@ -67,7 +68,17 @@ def _edit_instance(change: Callable[[Any], None]) -> Corruption:
     return corrupt
 
 
-def _replace_file(which: Callable[[Path], Path], make: Callable[[Path], None]) -> Corruption:
+def _resealed(edit: Corruption) -> Corruption:
+    """Apply ``edit`` and then reseal the folder."""
+
+    def corrupt(root: Path) -> None:
+        edit(root)
+        reseal(root)
+
+    return corrupt
+
+
+def _replace_file(which: Callable[[Path], Path], make: Callable[[Path], object]) -> Corruption:
     def corrupt(root: Path) -> None:
         path = which(root)
         path.unlink()
@@ -76,7 +87,7 @@ def _replace_file(which: Callable[[Path], Path], make: Callable[[Path], None]) -
     return corrupt
 
 
-def _write(data: bytes) -> Callable[[Path], None]:
+def _write(data: bytes) -> Callable[[Path], object]:
     return lambda path: path.write_bytes(data)
 
 
@@ -123,8 +134,8 @@ def _symlink_out(root: Path) -> None:
 
 
 kind("entry sha256 mismatch")(_edit_manifest(lambda m: m["instances"][0].update(sha256="f" * 64)))
-kind("entry duplicate id")(lambda r: (edit_json(_manifest(r), lambda m: m["instances"][1].update(id="tiny-a")), reseal(r)))
-kind("entry id differs from its file")(lambda r: (edit_json(_manifest(r), lambda m: m["instances"][0].update(id="tiny-z")), reseal(r)))
+kind("entry duplicate id")(_resealed(lambda r: edit_json(_manifest(r), lambda m: m["instances"][1].update(id="tiny-a"))))
+kind("entry id differs from its file")(_resealed(lambda r: edit_json(_manifest(r), lambda m: m["instances"][0].update(id="tiny-z"))))
 kind("entry tier wrong")(_edit_manifest(lambda m: m["instances"][0].update(tier="long")))
 kind("entry tier unknown")(_edit_manifest(lambda m: m["instances"][0].update(tier="huge")))
 kind("entry turns_per_version wrong")(_edit_manifest(lambda m: m["instances"][0].update(turns_per_version=7)))
@@ -136,17 +147,23 @@ kind("lite ids with a traversal id")(_edit_manifest(lambda m: m["lite_ids"].appe
 # -- instance files ---------------------------------------------------------------------------
 kind("instance empty")(lambda r: _inst(r).write_bytes(b""))
 kind("instance not JSON")(lambda r: _inst(r).write_bytes(b"<html>not json</html>"))
-kind("instance truncated")(lambda r: (_truncate(_inst(r)), reseal(r)))
-kind("instance not UTF-8")(lambda r: (_inst(r).write_bytes(_inst(r).read_bytes().replace(b"Maya", b"M\xffya", 1)), reseal(r)))
+kind("instance truncated")(_resealed(lambda r: _truncate(_inst(r))))
+kind("instance not UTF-8")(_resealed(lambda r: _inst(r).write_bytes(_inst(r).read_bytes().replace(b"Maya", b"M\xffya", 1))))
 kind("instance is a directory")(_replace_file(_inst, lambda p: p.mkdir()))
 kind("instance is a named pipe")(_replace_file(_inst, lambda p: os.mkfifo(p)))
 kind("instance symlink loop")(_replace_file(_inst, lambda p: p.symlink_to(p)))
-kind("instance nested 100,000 deep")(lambda r: (_inst(r).write_bytes(b"[" * 100_000 + b"]" * 100_000), reseal(r)))
-kind("instance 5,000-digit integer")(lambda r: (_inst(r).write_bytes(
-    _inst(r).read_bytes().replace(b'"tier": "short"', b'"tier": ' + b"7" * 5000, 1)), reseal(r)))
-kind("instance id ../../victim (resealed)")(lambda r: (
-    edit_json(_inst(r), lambda d: d.update(id="../../victim")),
-    edit_json(_manifest(r), lambda m: m["instances"][0].update(id="../../victim")), reseal(r)))
+kind("instance nested 100,000 deep")(_resealed(lambda r: _inst(r).write_bytes(b"[" * 100_000 + b"]" * 100_000)))
+kind("instance 5,000-digit integer")(_resealed(lambda r: _inst(r).write_bytes(
+    _inst(r).read_bytes().replace(b'"tier": "short"', b'"tier": ' + b"7" * 5000, 1))))
+
+
+@kind("instance id ../../victim (resealed)")
+def _instance_id_traversal(root: Path) -> None:
+    edit_json(_inst(root), lambda d: d.update(id="../../victim"))
+    edit_json(_manifest(root), lambda m: m["instances"][0].update(id="../../victim"))
+    reseal(root)
+
+
 kind("instance id differs from its entry (resealed)")(_edit_instance(lambda d: d.update(id="tiny-c")))
 kind("instance without questions (resealed)")(_edit_instance(lambda d: d.pop("questions")))
 kind("instance unknown field (resealed)")(_edit_instance(lambda d: d.update(notes="x")))

@@ -241,15 +241,28 @@ def _probed(
 ) -> list[Question]:
     """A forget-version question and its control probe (same text, value-gold)."""
     probe_id = f"{qid}-P"
-    common = dict(suite=suite, text=text, request_id=request_id, fact_id=fact_id, frame=frame)
     return [
-        Question(id=qid, version=Version.FORGET, gold=gold, control_probe_id=probe_id, **common),
+        Question(
+            id=qid,
+            suite=suite,
+            version=Version.FORGET,
+            text=text,
+            gold=gold,
+            request_id=request_id,
+            fact_id=fact_id,
+            frame=frame,
+            control_probe_id=probe_id,
+        ),
         Question(
             id=probe_id,
+            suite=suite,
             version=Version.CONTROL,
+            text=text,
             gold=_value(*control_accepted),
+            request_id=request_id,
+            fact_id=fact_id,
+            frame=frame,
             probe_of=qid,
-            **common,
         ),
     ]
 

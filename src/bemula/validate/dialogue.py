@@ -3,9 +3,9 @@ alignment, fact statements and filler that repeats."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from bemula.model import Role, Segment, Turn, Version
+from bemula.model import DerivedFact, Fact, Role, Segment, Turn, Version
 from bemula.validate.context import (
     EXCHANGE_SEGMENTS,
     InstanceContext,
@@ -177,20 +177,24 @@ def check_facts_stated(ctx: InstanceContext) -> None:
             ctx.add(f"{ctx.turn_loc(pos)}.annotations.facts", "derived-stated",
                      f"derived fact {d.id} must never be stated, only its sources")
     profile = ctx.inst.profile
-    for kind, items in (("facts", profile.facts), ("derived_facts", profile.derived_facts)):
+    groups: tuple[tuple[str, Sequence[Fact | DerivedFact]], ...] = (
+        ("facts", profile.facts),
+        ("derived_facts", profile.derived_facts),
+    )
+    for kind, items in groups:
         for i, fact in enumerate(items):
             if not any(states_form(fact.statement, x) for x in fact.accepted):
                 ctx.add(f"$.profile.{kind}[{i}].statement", "fact-value",
                          f"the statement of {fact.id} contains neither {fact.value!r} nor an alias")
     for fid, positions in ctx.stated.items():
-        fact = ctx.facts.get(fid)
-        if fact is None:
+        stated = ctx.facts.get(fid)
+        if stated is None:
             continue
         for pos in positions:
             text = ctx.turn(pos).text
-            if not any(states_form(text, form) for form in fact.accepted):
+            if not any(states_form(text, form) for form in stated.accepted):
                 ctx.add(f"{ctx.turn_loc(pos)}.text", "fact-value",
-                         f"turn is said to state {fid} but contains neither {fact.value!r} nor an alias")
+                         f"turn is said to state {fid} but contains neither {stated.value!r} nor an alias")
 
 
 def check_filler(ctx: InstanceContext) -> None:

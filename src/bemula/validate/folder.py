@@ -7,9 +7,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from bemula.dataset import (
     INSTANCES_DIR,
@@ -29,6 +30,8 @@ from bemula.validate.instance import validate_instance
 from bemula.validate.report import ValidationReport, Violation
 
 MAX_SCHEMA_ERRORS_PER_FILE = 20
+
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class _TooMany(Exception):
@@ -129,7 +132,7 @@ def _validate_folder(root: Path, report: ValidationReport, sink: _Sink) -> None:
         sink.extend(_count_checks(manifest, totals, mfile))
 
 
-def _load(model: type, path: Path) -> tuple[Any, list[Violation]]:
+def _load(model: type[_M], path: Path) -> tuple[_M | None, list[Violation]]:
     try:
         raw = read_file(path)
     except DatasetError as exc:
@@ -143,7 +146,7 @@ def _parse_instance(raw: bytes, path: Path) -> tuple[Instance | None, list[Viola
     return _parse_bytes(Instance, raw, path)
 
 
-def _parse_bytes(model: type, raw: bytes, path: Path) -> tuple[Any, list[Violation]]:
+def _parse_bytes(model: type[_M], raw: bytes, path: Path) -> tuple[_M | None, list[Violation]]:
     """Parse the model straight from JSON bytes (pydantic's fast path); a JSON syntax error
     is re-read with the standard parser for its line and column, and every schema error
     becomes a violation at its JSON path."""
@@ -168,7 +171,7 @@ def _parse_bytes(model: type, raw: bytes, path: Path) -> tuple[Any, list[Violati
         return None, out
 
 
-def _schema_message(err: dict[str, Any]) -> str:
+def _schema_message(err: ErrorDetails) -> str:
     msg = str(err["msg"])
     if err.get("type") not in ("missing", "extra_forbidden") and "input" in err:
         shown = repr(err["input"])

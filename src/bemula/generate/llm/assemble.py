@@ -47,10 +47,11 @@ def assemble_instance(
         if inj is not None:
             req_plan = next(r for r in plan.requests if r.id == inj.request.id)
             at = request_turn_index(req_plan)
-            rid = inj.request.id
+            req_id = inj.request.id
             rows[at:at] = [
-                (Role.USER, inj.request.text, inj.neutral_user, [], rid, Segment.REQUEST, Segment.NEUTRAL),
-                (Role.ASSISTANT, inj.confirmation, inj.neutral_assistant, [], rid, Segment.CONFIRMATION, Segment.NEUTRAL),
+                (Role.USER, inj.request.text, inj.neutral_user, [], req_id, Segment.REQUEST, Segment.NEUTRAL),
+                (Role.ASSISTANT, inj.confirmation, inj.neutral_assistant, [], req_id, Segment.CONFIRMATION,
+                 Segment.NEUTRAL),
             ]
         rng = ctx.rng("timestamps", sp.id)
         now = sp.start

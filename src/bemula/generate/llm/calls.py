@@ -31,7 +31,14 @@ T = TypeVar("T", bound=BaseModel)
 class ChatClient(Protocol):
     """The subset of ``bemula.llm.client.LLMClient`` the pipeline uses."""
 
-    def chat(self, messages: list[dict[str, str]], **kwargs: Any) -> Any: ...
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int | None = ...,
+        temperature: float | None = ...,
+        json_schema: dict[str, Any] | None = ...,
+    ) -> Any: ...
 
 
 @dataclass

@@ -127,9 +127,9 @@ def _check_request(plan: PlanStage, req: RequestPlan, targets: list[Fact | Deriv
         return "the message is too long"
     target_ids = set(req.target_fact_ids)
     others = [f for f in plan.profile.facts if f.id not in target_ids]
-    for f in others:
-        if mentions_any(text, f.accepted):
-            return f'the message must not mention "{f.value}"'
+    for other in others:
+        if mentions_any(text, other.accepted):
+            return f'the message must not mention "{other.value}"'
     for d in plan.profile.derived_facts:
         if mentions_any(text, d.accepted):
             return "the message must not state the conclusion itself"

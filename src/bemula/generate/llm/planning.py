@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TypedDict
 
 from pydantic import BaseModel
 
@@ -58,6 +59,15 @@ class PlanError(Exception):
 class _Topics(BaseModel):
     topics: list[str]
     fallback: bool = False
+
+
+class _PlanPlace(TypedDict):
+    """The :class:`RequestPlan` fields every request type shares."""
+
+    id: str
+    session_id: str
+    after_pair: int
+    style: str
 
 
 class _NewValueMemo(BaseModel):
@@ -192,7 +202,7 @@ def _choose_targets(
     request_sessions: list[int],
     starts: list[datetime],
 ) -> RequestPlan | None:
-    base = dict(id=request_id, session_id=f"S{r + 1:02d}", after_pair=after_pair, style="")
+    base = _PlanPlace(id=request_id, session_id=f"S{r + 1:02d}", after_pair=after_pair, style="")
     if wanted == RequestType.F4:
         for derived in profile.derived_facts:
             if all(s in free for s in derived.source_fact_ids):

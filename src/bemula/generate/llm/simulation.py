@@ -120,7 +120,7 @@ def _simulate_session(
     persona = f"{user.get('age')} years old, {user.get('occupation')} living in {user.get('city')}"
     window = ctx.config.history_turns
     turns: list[SimTurn] = []
-    seen = set()
+    seen: set[str] = set()
     for pair in range(sp.pairs):
         planned_ids = sp.user_turns[pair].facts
         planned = [facts[f] for f in planned_ids]

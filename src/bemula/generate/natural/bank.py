@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import string
 import tomllib
+from collections.abc import Set
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -148,7 +149,7 @@ def _strings(where: str, value: object, minimum: int) -> tuple[str, ...]:
     return tuple(x.strip() for x in value)
 
 
-def _check_slots(where: str, lines: tuple[str, ...], required: set[str], optional: set[str] = frozenset(),
+def _check_slots(where: str, lines: tuple[str, ...], required: Set[str], optional: Set[str] = frozenset(),
                  *, repeat: bool = False) -> None:
     for k, line in enumerate(lines):
         try:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -341,6 +342,7 @@ class NaturalRenderer:
         """A phrase naming ``fid`` without its value. ``subject``: it will be followed by "is"
         ("{ref} is {new} now") or "to" ("update {ref} to {new}"), so a phrase that ends in a
         verb or preposition is passed over when the bank has another."""
+        lines: Sequence[str]
         if fid in self.derived:
             lines = self.bank.derived[self.derived[fid].attribute].refer
         else:

@@ -83,6 +83,12 @@ def test_report_folder(sample, tmp_path: Path) -> None:
     assert page.count("data:image/png;base64,") == 4
     assert "Deletion receipts" in page and "S02-T005" in page
     assert 'id="table-main"' in page and "Paired differences" in page
+    # the summary names every metric, shows n in every cell and reads the table
+    assert 'id="summary"' in page and "forgetting efficacy: share of efficacy questions" in page
+    assert '<span class="n">n=5</span>' in page and 'id="reading"' in page and "The highest Score is" in page
+    # the drill-down data is in side files, one per run and per instance
+    assert sorted(p.name for p in (out / "data").iterdir()) == [
+        "instance-tiny-a.js", "instance-tiny-b.js", "run-0.js", "run-1.js"]
 
 
 def test_answers_cannot_break_the_page(tmp_path: Path) -> None:
@@ -95,8 +101,10 @@ def test_answers_cannot_break_the_page(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["report", str(run), "--out", str(out), "--resamples", "100"])
     assert result.exit_code == 0, result.output
     page = (out / "index.html").read_text()
-    assert evil not in page and "\\u003c/script\\u003e\\u003cscript\\u003e" in page
-    assert page.count("<script") == 2  # the data block and the page script, nothing injected
+    assert page.count("<script") == 2  # the metadata block and the page script, nothing injected
+    data = (out / "data" / "run-0.js").read_text()  # the answer lives in the run's side file
+    assert evil not in data and "\\u003c/script\\u003e\\u003cscript\\u003e" in data
+    assert "<" not in data and ">" not in data
 
 
 def test_score_versus_gives_paired_differences(sample) -> None:

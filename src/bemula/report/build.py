@@ -2,7 +2,9 @@
 
 Layout of the report folder::
 
-    index.html            the self-contained page (tables, plots, drill-down)
+    index.html            the page: summary, tables, plots, the question list (small at any size)
+    data/run-<i>.js       one run's drill-down (questions, answers, memory, verdicts, residues)
+    data/instance-<id>.js where each fact was stated and each request, in both versions
     report.md             every table in Markdown
     tables/<name>.csv     every table as CSV (value, ci_low, ci_high, n per cell)
     tables/<name>.tex     every table as LaTeX (booktabs)
@@ -27,9 +29,12 @@ from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 from bemula.metrics.compute import Difference, RunScores, paired_difference
 from bemula.metrics.definitions import SCORE, headline_metric
 from bemula.metrics.run import score_run
+from bemula.model import DerivedFact, Fact, Instance, Turn, Version
 from bemula.report import html as html_page
 from bemula.report.plots import all_plots
+from bemula.report.summary import exclusions, reading
 from bemula.report.tables import Table, all_tables, residue_table, to_csv, to_latex, to_markdown
+from bemula.run.runner import load_instance
 from bemula.runfolder.folder import RunFolder
 
 
@@ -97,9 +102,66 @@ def run_items(run: ScoredRun) -> list[dict[str, Any]]:
                 "reason": row.reason if row.judged else "not judged",
                 "status": row.status if headline_metric(row) else "control probe",
                 "probe_id": row.probe_id,
+                "fact": q.fact_id,
             }
         )
     return out
+
+
+#: turns shown around a request, and stating turns shown per fact and version
+REQUEST_WINDOW = (3, 4)
+MAX_STATING_TURNS = 4
+MAX_TURN_CHARS = 800
+
+
+def _turn(turn: Turn) -> dict[str, str]:
+    return {"id": turn.id, "role": turn.role.value, "text": turn.text[:MAX_TURN_CHARS],
+            "time": turn.timestamp.strftime("%Y-%m-%d %H:%M")}
+
+
+def instance_context(inst: Instance) -> dict[str, Any]:
+    """For the drill-down: where each fact was stated, and each request with the turns
+    around it, in both versions (the control version has the same turn ids; a turn whose
+    text differs — the request itself — is what the page highlights)."""
+    stated: dict[str, dict[str, list[dict[str, str]]]] = {}
+    sessions: dict[str, dict[str, list[Turn]]] = {}
+    for version in (Version.FORGET, Version.CONTROL):
+        for session in inst.dialogue(version).sessions:
+            sessions.setdefault(version.value, {})[session.id] = session.turns
+            for turn in session.turns:
+                for fid in turn.annotations.facts:
+                    shown = stated.setdefault(fid, {"forget": [], "control": []})[version.value]
+                    if len(shown) < MAX_STATING_TURNS:
+                        shown.append(_turn(turn))
+    every: list[Fact | DerivedFact] = [*inst.profile.facts, *inst.profile.derived_facts]
+    facts = {
+        f.id: {"value": f.value, "statement": f.statement, "stated": stated.get(f.id, {"forget": [], "control": []})}
+        for f in every
+    }
+    requests = {}
+    for r in inst.requests:
+        forget = sessions.get("forget", {}).get(r.session_id, [])
+        at = next((i for i, t in enumerate(forget) if t.id == r.turn_id), 0)
+        window = forget[max(0, at - REQUEST_WINDOW[0]) : at + REQUEST_WINDOW[1]]
+        ids = {t.id for t in window}
+        control = [t for t in sessions.get("control", {}).get(r.session_id, []) if t.id in ids]
+        requests[r.id] = {"type": r.type.value, "text": r.text, "turn_id": r.turn_id,
+                          "forget": [_turn(t) for t in window], "control": [_turn(t) for t in control]}
+    return {"facts": facts, "requests": requests}
+
+
+def run_residues(folder: RunFolder) -> tuple[bool, dict[str, list[dict[str, str]]]]:
+    """What the audit found, per instance (and whether the run was audited at all)."""
+    from bemula.runfolder.names import RESIDUES_NAME
+
+    if not (folder.path / RESIDUES_NAME).exists():
+        return False, {}
+    out: dict[str, list[dict[str, str]]] = {}
+    for r in folder.residues():
+        out.setdefault(r.instance_id, []).append(
+            {"request_id": r.request_id, "value": r.value, "match": r.match, "store": r.store,
+             "record_id": r.record_id, "snippet": r.snippet})
+    return True, out
 
 
 def items_csv(runs: Sequence[ScoredRun]) -> str:
@@ -162,7 +224,8 @@ def write_report(
     (out / "tables").mkdir(exist_ok=True)
     (out / "plots").mkdir(exist_ok=True)
 
-    md = [f"# {title}", "", _subtitle(runs, judge, n_resamples, seed), ""]
+    md = [f"# {title}", "", _subtitle(runs, judge, n_resamples, seed), "",
+          reading([(r.folder.system, r.scores) for r in runs]), ""]
     for t in tables:
         md.append(to_markdown(t))
         (out / "tables" / f"{t.name}.csv").write_text(to_csv(t), encoding="utf-8")
@@ -181,20 +244,47 @@ def write_report(
     )
     (out / "items.csv").write_text(items_csv(runs), encoding="utf-8")
 
+    _write_data(out, runs)
     diff_table = _differences_table(diffs)
+    main = next(t for t in tables if t.name == "main")
+    summary = html_page.summary_html(
+        main,
+        reading([(r.folder.system, r.scores) for r in runs]),
+        [exclusions(r.scores) for r in runs],
+    )
     page = html_page.render_page(
         title=title,
         subtitle=_subtitle(runs, judge, n_resamples, seed),
-        tables=[*tables, *([diff_table] if diff_table else [])],
+        summary=summary,
+        tables=[t for t in [*tables, *([diff_table] if diff_table else [])] if t is not main],
         plots=plots,
-        runs_data=[
-            {"label": r.scores.label, "instances": list(r.scores.instance_ids), "items": run_items(r)} for r in runs
-        ],
+        runs=[{"label": r.scores.label} for r in runs],
         receipts=[(r.scores.label, [x.as_dict() for x in r.folder.receipts()]) for r in runs],
         notes=[_unscored_line(r) for r in runs],
     )
     (out / "index.html").write_text(page, encoding="utf-8")
     return ReportResult(out=out, runs=runs, tables=tables, differences=diffs)
+
+
+def _write_data(out: Path, runs: Sequence[ScoredRun]) -> None:
+    """The side files the page loads on demand: one per run, one per instance."""
+    data = out / "data"
+    if data.is_dir():
+        for old in data.glob("*.js"):
+            old.unlink()  # a previous report's files; this folder is the report's own
+    data.mkdir(exist_ok=True)
+    instance_ids: list[str] = []
+    for i, run in enumerate(runs):
+        audited, residues = run_residues(run.folder)
+        value = {"label": run.scores.label, "instances": list(run.scores.instance_ids), "items": run_items(run),
+                 "residues": residues, "audited": audited}
+        (data / f"run-{i}.js").write_text(html_page.data_file("run", str(i), value), encoding="utf-8")
+        instance_ids += [iid for iid in run.scores.instance_ids if iid not in instance_ids]
+    for iid in instance_ids:
+        owner = next(r for r in runs if iid in r.scores.instance_ids)
+        inst = load_instance(owner.folder.dataset, iid)
+        (data / f"instance-{iid}.js").write_text(html_page.data_file("instance", iid, instance_context(inst)),
+                                                 encoding="utf-8")
 
 
 def _audit_summary(run: Path) -> dict | None:

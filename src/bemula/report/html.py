@@ -191,6 +191,8 @@ JS = r"""
     const click = new URLSearchParams(location.search).get('click');
     if(click){ const rows=tbody.querySelectorAll('tr'); const tr = click==='last' ? rows[rows.length-1] : rows[Number(click)];
       if(tr){ tr.click(); await new Promise(r=>{ const t=setInterval(()=>{ if(document.body.dataset.detail==='open'){clearInterval(t); r();} }, 20); }); } }
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    if(paint) document.body.dataset.firstPaintMs = String(Math.round(paint.startTime));
     document.body.dataset.ready = 'true';
   })().catch(e=>{ count.textContent='error: '+e.message; document.body.dataset.ready='error'; });
 })();

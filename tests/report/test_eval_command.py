@@ -37,7 +37,7 @@ def test_eval_runs_the_chain_and_resumes(tmp_path: Path) -> None:
     report_md = (out / "report" / "report.md").read_text(encoding="utf-8")
     assert "Residue audit" in report_md and "erasemem (probe): 2 of 8 values" in report_md
     page = (out / "report" / "index.html").read_text(encoding="utf-8")
-    assert "Deletion receipts — erasemem (probe) (4)" in page  # one per request of tiny-a, tiny-b
+    assert "erasemem (probe): 4 receipt(s)" in page  # one per request of tiny-a, tiny-b
     # a second eval resumes: nothing is answered or judged again
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0, again.output

@@ -27,7 +27,7 @@ def _clear_previous(out: Path) -> None:
 def generate(
     seed: int = typer.Option(0, "--seed", help="random seed; the same seed gives byte-identical files"),
     out: Path = typer.Option(Path("data/bemula"), "--out", help="dataset folder to write"),
-    lite: bool = typer.Option(False, "--lite", help="only BEMULA-Lite (the short and medium instances)"),
+    lite: bool = typer.Option(False, "--lite/--no-lite", help="only BEMULA-Lite (the short and medium instances)"),
     edition: int = typer.Option(DEFAULT_EDITION, "--edition", help="offline: 2 (phrase banks, personas) or 1 (templates)"),
     split: str = typer.Option("test", "--split", help="offline edition 2: phrase bank, test (measure) or dev (develop)"),
     # --- LLM pipeline (bemula.generate.llm; docs/llm-pipeline.md) ---------------------------
@@ -36,7 +36,7 @@ def generate(
     model: str | None = typer.Option(None, "--model", help="llm: model name (openai) or local-0.5b/local-1.5b"),
     base_url: str | None = typer.Option(None, "--base-url", help="llm: OpenAI-compatible base URL (…/v1)"),
     tiers: str | None = typer.Option(None, "--tiers", help="llm: comma-separated tiers (default: all)"),
-    instances: int | None = typer.Option(None, "--instances", min=1, help="llm: generate only the first N"),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="llm: generate only the first N selected instances (as in run)"),
     preset: str = typer.Option("paper", "--preset", help="llm: paper (the paper's shape) or tiny (CI-sized)"),
     dry_run: bool = typer.Option(False, "--dry-run", help="llm: print planned calls and tokens per stage, call nothing"),
 ) -> None:
@@ -48,7 +48,7 @@ def generate(
         from bemula.generate.llm.cli import run_llm_generate
 
         run_llm_generate(seed=seed, out=out, lite=lite, backbone=backbone, model=model, base_url=base_url,
-                         tiers=tiers, instances=instances, preset_name=preset, dry_run=dry_run)
+                         tiers=tiers, instances=limit, preset_name=preset, dry_run=dry_run)
         return
     # --- offline pipeline ------------------------------------------------------------------
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -54,8 +54,9 @@ def run_judge(
     redo: bool = False,
     progress: bool = True,
     echo: Callable[[str], None] = typer.echo,
+    as_json: bool = False,
 ) -> None:
-    """Judge one run folder with a progress bar, and print the one-line summary."""
+    """Judge one run folder with a progress bar, and print the one-line summary (or JSON)."""
     from bemula.judge.pipeline import describe_summary, judge_folder
 
     options: dict[str, object] = {"concurrency": concurrency} if concurrency else {}
@@ -63,6 +64,11 @@ def run_judge(
     with _progress_bar(progress, f"judging {run} ({judge})") as bar:
         summary, counts = judge_folder(run, judge, data=data, backbone=backbone, model=model, base_url=base_url,
                                        llm_cache=llm_cache, llm_options=options, redo=redo, progress=bar)
+    if as_json:
+        from dataclasses import asdict
+
+        echo(json.dumps({**asdict(summary), "path": str(summary.path), "judge_counts": counts}, indent=1))
+        return
     echo(describe_summary(summary, counts))
 
 
@@ -80,6 +86,7 @@ def judge_command(
     timeout: Annotated[float | None, typer.Option(help="seconds per LLM judge call before it is retried")] = None,
     retries: Annotated[int | None, typer.Option(help="retries per LLM judge call after the first attempt")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the judging summary as one JSON object")] = False,
 ) -> None:
     """Judge a run's answers; writes RUN/verdicts-<judge>.jsonl. Re-running resumes."""
     from bemula.cli.run import llm_options
@@ -95,7 +102,7 @@ def judge_command(
         run_judge(
             run, judge, data=data, backbone=backbone, model=model, base_url=base_url,
             llm_cache=llm_cache, concurrency=concurrency, llm_options=llm_options(timeout, retries),
-            redo=redo, progress=not quiet,
+            redo=redo, progress=not quiet and not as_json, as_json=as_json,
         )
     except (RunFolderError, LLMError) as exc:
         _fail(str(exc))

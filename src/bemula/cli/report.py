@@ -15,6 +15,7 @@ from bemula.metrics.bootstrap import DEFAULT_SEED, N_RESAMPLES
 
 if TYPE_CHECKING:  # pragma: no cover
     from bemula.metrics.compute import RunScores
+    from bemula.pipeline import EvalResult
 
 
 def _fail(message: str) -> None:
@@ -212,6 +213,22 @@ def _echo_probe_accuracy(scores: Sequence[RunScores]) -> None:
         typer.echo(f"  {run.label}: " + ", ".join(parts))
 
 
+def _eval_json(result: EvalResult) -> dict[str, object]:
+    """``bemula eval --json``: where things are, and per system its scores (as ``score --json``)."""
+    return {
+        "data": str(result.data), "out": str(result.out),
+        "report": str(result.report_dir) if result.report_dir else None,
+        "judge": result.judge, "backbone": result.backbone, "wall_s": round(result.wall_s, 2),
+        "incomplete": result.incomplete, "notes": result.notes,
+        "runs": [
+            {"system": r.system, "run": str(r.run_dir), "error": r.error or None,
+             "audit": r.audit.to_json() if r.audit else None,
+             "scores": r.scores.to_json() if r.scores else None}
+            for r in result.runs
+        ],
+    }
+
+
 #: the degenerate baselines (bemula/systems/baselines.py) a forgetting system must beat
 BASELINES = ("null", "forget-all")
 
@@ -236,7 +253,7 @@ def _echo_baseline_check(by_system: dict[str, RunScores]) -> None:
 
 @app.command("eval")
 def eval_command(
-    lite: Annotated[bool, typer.Option("--lite", help="BEMULA-Lite (the 31 short + medium instances)")] = False,
+    lite: Annotated[bool, typer.Option("--lite/--no-lite", help="BEMULA-Lite (the 31 short + medium instances)")] = False,
     systems: Annotated[str | None, typer.Option(help="comma-separated systems [default: every available built-in]")] = None,
     data: Annotated[Path | None, typer.Option(help="dataset folder (generated there if missing), or a bundled dataset's name (handwritten) [default: data/bemula; edition 1: data/bemula-e1]")] = None,
     edition: Annotated[int, typer.Option(help="when generating: 2 (phrase banks, personas) or 1 (edition 1 templates)")] = DEFAULT_EDITION,
@@ -247,6 +264,7 @@ def eval_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bars")] = False,
     no_validate: Annotated[bool, typer.Option("--no-validate", help="run data with validation errors (integrity is still checked)")] = False,
     judge: Annotated[str, typer.Option(help="rules, or a judge a package registers (LLM judges run on the embedded model)")] = "rules",
+    as_json: Annotated[bool, typer.Option("--json", help="print the results as one JSON object (no table)")] = False,
 ) -> None:
     """The whole chain, offline: generate the benchmark if missing, run the built-in systems
     with the retrieval-probe backbone, judge with the rules, score, print the table, write
@@ -263,13 +281,18 @@ def eval_command(
     try:
         result = evaluate(
             chosen, data=data, out=out, edition=edition, lite=lite, workers=workers, seed=seed,
-            resamples=resamples, validate=not no_validate, progress=not quiet, judge=judge,
-            echo=typer.echo, note=_note,
+            resamples=resamples, validate=not no_validate, progress=not quiet and not as_json, judge=judge,
+            echo=_note if as_json else typer.echo, note=_note,
         )
     except (EvaluateError, DatasetError, RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
     report_dir = result.report_dir or out / "report"
+    if as_json:
+        typer.echo(json.dumps(_eval_json(result), indent=1, ensure_ascii=False))
+        if result.incomplete:
+            raise typer.Exit(3)
+        return
     print_table(
         result.all_scores,
         title=f"{'bemula-' + str(bundled.name) if bundled else 'BEMULA'}{'-Lite' if lite else ''} — probe backbone, "

@@ -62,7 +62,7 @@ def run_command(
     ] = "probe",
     data: Annotated[Path, typer.Option(help="dataset folder, or a bundled dataset's name (handwritten)")] = Path("data/bemula"),
     out: Annotated[Path | None, typer.Option(help="run folder [default: runs/<system>-<backbone>]")] = None,
-    lite: Annotated[bool, typer.Option("--lite", help="only the BEMULA-Lite instances")] = False,
+    lite: Annotated[bool, typer.Option("--lite/--no-lite", help="only the BEMULA-Lite instances")] = False,
     instances: Annotated[str | None, typer.Option(help="comma-separated instance ids")] = None,
     limit: Annotated[int | None, typer.Option(help="only the first N selected instances")] = None,
     workers: Annotated[int, typer.Option(help="parallel worker processes (over instances)")] = 1,
@@ -82,6 +82,7 @@ def run_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
     no_validate: Annotated[bool, typer.Option("--no-validate", help="run data with validation errors (integrity is still checked)")] = False,
     redo: Annotated[bool, typer.Option("--redo", help="answer every selected question again (after changing the system's code)")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print what the run did as one JSON object")] = False,
 ) -> None:
     """Run a memory system on the benchmark: ingest each version turn by turn, answer its
     questions, append to RUN/answers.jsonl. Re-running the same command resumes."""
@@ -111,7 +112,7 @@ def run_command(
         redo=redo,
     )
     try:
-        summary = run_benchmark(config, progress=not quiet, note=lambda line: typer.secho(
+        summary = run_benchmark(config, progress=not quiet and not as_json, note=lambda line: typer.secho(
             f"note: {line}", fg=typer.colors.YELLOW, err=True))
     except RunIncomplete as exc:
         _fail(str(exc), EXIT_INCOMPLETE)
@@ -122,13 +123,18 @@ def run_command(
     except (RunError, RunFolderMismatch, MetaError, DatasetError, RunFolderError, ValueError) as exc:
         _fail(str(exc))
         return
-    typer.echo(
-        f"{config.out}: {summary.questions_answered} answered, {summary.questions_skipped} already done, "
-        f"{summary.errors} backbone errors; {summary.instances} instances "
-        f"({summary.instances_skipped} already complete); {summary.turns_ingested} turns ingested, "
-        f"{summary.turns_saved_by_fork} saved by the shared prefix ({summary.share_saved:.0%}); "
-        f"{summary.wall_s:.1f} s"
-    )
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(summary.to_json(), indent=1))
+    else:
+        typer.echo(
+            f"{config.out}: {summary.questions_answered} answered, {summary.questions_skipped} already done, "
+            f"{summary.errors} backbone errors; {summary.instances} instances "
+            f"({summary.instances_skipped} already complete); {summary.turns_ingested} turns ingested, "
+            f"{summary.turns_saved_by_fork} saved by the shared prefix ({summary.share_saved:.0%}); "
+            f"{summary.wall_s:.1f} s"
+        )
     if summary.errors:
         typer.secho(
             f"{summary.errors} question(s) failed (recorded with their error, not judged); "
@@ -142,6 +148,7 @@ def run_command(
 def audit_command(
     run: Annotated[Path, typer.Argument(help="run folder written by `bemula run`")],
     data: Annotated[Path | None, typer.Option(help="dataset folder [default: the run's]")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the audit's summary as one JSON object")] = False,
 ) -> None:
     """Residue audit: which forgotten values still sit in which store (no backbone needed).
     Writes RUN/residues.jsonl and RUN/residues-summary.json."""
@@ -154,6 +161,11 @@ def audit_command(
         summary = audit_run(run, data=data)
     except (AuditError, ValueError) as exc:
         _fail(str(exc))
+        return
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(summary.to_json(), indent=1))
         return
     console = Console()
     table = Table(title=f"residues of {summary.system} in {run} (forget version)")

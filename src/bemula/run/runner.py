@@ -350,7 +350,8 @@ def run_benchmark(config: RunConfig, *, progress: bool = True,
         todo = [t for t in tasks if t.size]
         summary.instances_skipped = len(tasks) - len(todo)
         writer = stack.enter_context(JsonlAppender[AnswerRecord](out / ANSWERS_NAME))
-        bar = stack.enter_context(_Progress(sum(t.size for t in todo), enabled=progress))
+        pending = sum(t.size for t in todo)
+        bar = stack.enter_context(_Progress(pending, enabled=progress and pending > 0))  # no empty bar on resume
         try:
             if config.workers == 1 or len(todo) <= 1:
                 _run_here(config, dataset, todo, backbone, llm, writer, bar, summary)

@@ -78,3 +78,28 @@ def test_llm_backbone_in_worker_processes(tiny_data: Path, tmp_path: Path) -> No
     assert summary.questions_answered == 45 and summary.errors == 0
     assert {r.answer for r in records.values()} == {"Biscuit."}
     assert {r.backbone for r in records.values()} == {"openai"}
+
+
+def test_concurrency_overlaps_backbone_calls_and_changes_no_answer(tiny_data: Path, tmp_path: Path) -> None:
+    import threading
+    import time
+
+    state = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    def slow(path: str, body: dict) -> str:
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.05)
+        with lock:
+            state["now"] -= 1
+        return "Echo: " + body["messages"][-1]["content"][-40:]
+
+    with FakeOpenAIServer(slow) as server:
+        run_benchmark(_config(tiny_data, tmp_path / "one", server), progress=False)
+        assert state["most"] == 1
+        run_benchmark(_config(tiny_data, tmp_path / "b" / "four", server, concurrency=4), progress=False)  # own cache
+    assert state["most"] > 1  # calls were in flight together
+    one, four = read_answers(tmp_path / "one" / "answers.jsonl"), read_answers(tmp_path / "b" / "four" / "answers.jsonl")
+    assert {k: r.answer for k, r in one.items()} == {k: r.answer for k, r in four.items()}

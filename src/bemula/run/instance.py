@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -90,6 +91,7 @@ def run_instance(
     out: Path,
     emit: Callable[[list[AnswerRecord]], None],
     keep_workdir: bool = False,
+    concurrency: int = 1,
 ) -> InstanceResult:
     """Process the versions of ``instance`` that still have questions in ``todo``."""
     result = InstanceResult(instance.id)
@@ -136,7 +138,7 @@ def run_instance(
             t0 = time.perf_counter()
             _answer_version(
                 instance, version, [by_id[qid] for qid in todo[version]], target, backbone,
-                system_name, emit, result,
+                system_name, emit, result, concurrency=concurrency,
             )
             result.answer_s += time.perf_counter() - t0
     finally:
@@ -156,42 +158,66 @@ def _answer_version(
     system_name: str,
     emit: Callable[[list[AnswerRecord]], None],
     result: InstanceResult,
+    concurrency: int = 1,
 ) -> None:
+    """Answer ``questions`` over one memory state, in order.
+
+    Retrieval stays sequential (a system need not be thread-safe); with ``concurrency`` > 1
+    the backbone calls of a chunk of questions overlap in a thread pool (an LLM endpoint
+    answers many requests at once; the client bounds how many per endpoint). Questions over
+    the same memory are asked one after another either way, so a server's prompt cache sees
+    the same prefix again and again.
+    """
     now = question_time(instance, version)
     batch: list[AnswerRecord] = []
     last_emit = time.monotonic()
-    for q in questions:
-        t0 = time.perf_counter()
-        retrieved = system.retrieve(q.text, now)
-        retrieve_s = time.perf_counter() - t0
-        answer: BackboneAnswer = backbone.answer(q.text, retrieved, now)
-        items, total = recorded_items(q.text, retrieved, answer.used)
-        batch.append(
-            AnswerRecord(
-                instance_id=instance.id,
-                question_id=q.id,
-                version=version,
-                system=system_name,
-                backbone=backbone.name,
-                answer_kind=backbone.answer_kind,
-                question=q.text,
-                answer=answer.text if answer.error is None else "",
-                retrieved=items,
-                retrieved_total=total,
-                prompt_tokens=answer.prompt_tokens,
-                completion_tokens=answer.completion_tokens,
-                latency_s=round(answer.latency_s, 6),
-                retrieve_s=round(retrieve_s, 6),
-                prompt_hash=backbone.prompt_hash,
-                gold_hash=gold_hash(q.gold),
-                error=answer.error,
-            )
-        )
-        result.answered += 1
-        result.errors += answer.error is not None
-        if time.monotonic() - last_emit >= EMIT_EVERY_S:
-            emit(batch)
-            batch = []
-            last_emit = time.monotonic()
+    chunk = max(1, concurrency) * 4
+    pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 else None
+    try:
+        for start in range(0, len(questions), chunk):
+            part = questions[start : start + chunk]
+            retrieved: list[tuple[list[RetrievedItem], float]] = []
+            for q in part:
+                t0 = time.perf_counter()
+                items = system.retrieve(q.text, now)
+                retrieved.append((items, time.perf_counter() - t0))
+            calls = [(q.text, items, now) for q, (items, _) in zip(part, retrieved, strict=True)]
+            answers = (list(pool.map(lambda c: backbone.answer(*c), calls)) if pool is not None
+                       else [backbone.answer(*c) for c in calls])
+            for q, (items_all, retrieve_s), answer in zip(part, retrieved, answers, strict=True):
+                batch.append(_record(instance, version, q, items_all, retrieve_s, answer, backbone, system_name))
+                result.answered += 1
+                result.errors += answer.error is not None
+                if time.monotonic() - last_emit >= EMIT_EVERY_S:
+                    emit(batch)
+                    batch = []
+                    last_emit = time.monotonic()
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     if batch:
         emit(batch)
+
+
+def _record(instance: Instance, version: Version, q: Question, retrieved: list[RetrievedItem], retrieve_s: float,
+            answer: BackboneAnswer, backbone: Backbone, system_name: str) -> AnswerRecord:
+    items, total = recorded_items(q.text, retrieved, answer.used)
+    return AnswerRecord(
+        instance_id=instance.id,
+        question_id=q.id,
+        version=version,
+        system=system_name,
+        backbone=backbone.name,
+        answer_kind=backbone.answer_kind,
+        question=q.text,
+        answer=answer.text if answer.error is None else "",
+        retrieved=items,
+        retrieved_total=total,
+        prompt_tokens=answer.prompt_tokens,
+        completion_tokens=answer.completion_tokens,
+        latency_s=round(answer.latency_s, 6),
+        retrieve_s=round(retrieve_s, 6),
+        prompt_hash=backbone.prompt_hash,
+        gold_hash=gold_hash(q.gold),
+        error=answer.error,
+    )

@@ -105,6 +105,8 @@ class RunConfig:
     validate: bool = True
     #: answer every selected question again (new records are appended; the last one counts)
     redo: bool = False
+    #: backbone calls in flight at once per worker (LLM backbones; the probe ignores it)
+    concurrency: int = 1
 
     def identity(self, dataset_checksum: str) -> RunIdentity:
         return RunIdentity(
@@ -227,12 +229,20 @@ def system_context(config: RunConfig, workdir: Path, backbone: Backbone, llm: An
 
 
 def llm_kwargs(config: RunConfig) -> dict[str, Any]:
-    return {
+    kwargs = {
         "model": config.model,
         "base_url": config.base_url,
         "cache_path": config.llm_cache,
         **config.llm_options,
     }
+    if config.concurrency > 1:  # the client's bound per endpoint must let the answer pool through
+        kwargs["concurrency"] = max(int(kwargs.get("concurrency") or 1), config.concurrency)
+    return kwargs
+
+
+def answer_concurrency(config: RunConfig) -> int:
+    """Backbone calls in flight per worker: only an LLM backbone gains from more than one."""
+    return config.concurrency if answers_with_llm(config.backbone) else 1
 
 
 def _check_system(config: RunConfig) -> None:
@@ -310,6 +320,8 @@ def run_benchmark(config: RunConfig, *, progress: bool = True,
     started = time.perf_counter()
     if config.workers < 1:
         raise RunError(f"--workers must be >= 1, got {config.workers}")
+    if config.concurrency < 1:
+        raise RunError(f"--concurrency must be >= 1, got {config.concurrency}")
     _check_system(config)
     dataset = Dataset.open(config.data)
     dataset_check = check_dataset(config.data, errors=config.validate)
@@ -432,6 +444,7 @@ def _run_here(
                 out=Path(config.out),
                 emit=emit,
                 keep_workdir=config.keep_workdirs,
+                concurrency=answer_concurrency(config),
             )
         except Exception as exc:  # noqa: BLE001 - one broken instance must not lose the others
             if _is_fatal(exc):
@@ -526,6 +539,7 @@ def _worker_run(task: _Task) -> None:
             out=Path(config.out),
             emit=lambda records: messages.put(("records", task.instance_id, records)),
             keep_workdir=config.keep_workdirs,
+            concurrency=answer_concurrency(config),
         )
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which decides
         kind = "fatal" if _is_fatal(exc) else "failed"

@@ -260,6 +260,10 @@ def _usage(prompt_tokens: int, completion_tokens: int) -> dict[str, int]:
 
 def _make_handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        # headers and body go out in separate writes: with Nagle's algorithm on, the client's
+        # delayed ACK holds the body back ~40 ms per response, which a latency benchmark would
+        # charge to the harness
+        disable_nagle_algorithm = True
         protocol_version = "HTTP/1.1"
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name

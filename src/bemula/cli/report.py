@@ -229,15 +229,12 @@ def _eval_json(result: EvalResult) -> dict[str, object]:
     }
 
 
-#: the degenerate baselines (bemula/systems/baselines.py) a forgetting system must beat
-BASELINES = ("null", "forget-all")
-
-
 def _echo_baseline_check(by_system: dict[str, RunScores]) -> None:
     """One line: which systems score above both degenerate baselines (point estimates).
     Matching ``null`` on forgetting is free and matching ``forget-all`` means deleting far
     more than was asked, so a system at or below either is not forgetting selectively."""
     from bemula.metrics.definitions import SCORE
+    from bemula.report.summary import BASELINES
 
     scores = {name: s.values.get(("", "", SCORE)) for name, s in by_system.items()}
     points = {n: v.value for n, v in scores.items() if v is not None and v.value is not None}

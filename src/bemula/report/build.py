@@ -224,8 +224,8 @@ def write_report(
     (out / "tables").mkdir(exist_ok=True)
     (out / "plots").mkdir(exist_ok=True)
 
-    md = [f"# {title}", "", _subtitle(runs, judge, n_resamples, seed), "",
-          reading([(r.folder.system, r.scores) for r in runs]), ""]
+    read = reading([(r.folder.system, r.scores) for r in runs])
+    md = [f"# {title}", "", _subtitle(runs, judge, n_resamples, seed), "", read, ""]
     for t in tables:
         md.append(to_markdown(t))
         (out / "tables" / f"{t.name}.csv").write_text(to_csv(t), encoding="utf-8")
@@ -249,7 +249,7 @@ def write_report(
     main = next(t for t in tables if t.name == "main")
     summary = html_page.summary_html(
         main,
-        reading([(r.folder.system, r.scores) for r in runs]),
+        read,
         [exclusions(r.scores) for r in runs],
     )
     page = html_page.render_page(

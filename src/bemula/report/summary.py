@@ -72,7 +72,7 @@ def reading(runs: Sequence[tuple[str, RunScores]]) -> str:
     with_score = [(name, s, v) for name, s, v in scored if v is not None and v.value is not None]
     parts: list[str] = []
     if with_score:
-        best_name, best, value = max(with_score, key=lambda t: t[2].value or 0.0)
+        _, best, value = max(with_score, key=lambda t: t[2].value or 0.0)
         parts.append(f"The highest Score is {best.label}'s {fmt(value.value)} "
                      f"(95% interval {fmt(value.ci_low)}–{fmt(value.ci_high)}).")
         bars = {n: v.value for n, _, v in with_score if n in BASELINES and v.value is not None}

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +29,31 @@ M = TypeVar("M", bound=BaseModel)
 
 class JsonlError(ValueError):
     """A line of a JSON-lines file is not valid; the message names ``file:line``."""
+
+
+@contextmanager
+def ctrl_c_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C that arrives inside the block until the block is done, then raise it.
+
+    Why: pydantic serialises in Rust and turns a ``KeyboardInterrupt`` raised by a Python
+    callback into ``PydanticSerializationError("Error serializing to JSON: KeyboardInterrupt")``,
+    so a Ctrl-C landing mid-record read as a failed write (exit 2) instead of an interrupt
+    (exit 130, resume). Deferring it also keeps a batch whole. Only the main thread receives
+    signals; elsewhere (or under a handler someone else installed) this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    caught: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def atomic_write_text(path: Path | str, text: str, *, fsync: bool = False) -> None:
@@ -146,12 +173,13 @@ class JsonlAppender(Generic[M]):
         self.written = 0
 
     def append(self, records: Iterable[M]) -> int:
-        payload = b"".join((record.model_dump_json() + "\n").encode("utf-8") for record in records)
-        if not payload:
-            return 0
-        self._file.write(payload)
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        with ctrl_c_deferred():
+            payload = b"".join((record.model_dump_json() + "\n").encode("utf-8") for record in records)
+            if not payload:
+                return 0
+            self._file.write(payload)
+            self._file.flush()
+            os.fsync(self._file.fileno())
         count = payload.count(b"\n")
         self.written += count
         return count

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bemula.llm.cache import RequestCache, default_cache_path, request_key
 from bemula.llm.client import LLMClient, LLMConfig
-from bemula.testing.fake_server import FakeOpenAIServer
+from bemula.testing.fake_server import FakeOpenAIServer, Fault
 
 QUESTIONS = [[{"role": "user", "content": f"question {i}"}] for i in range(5)]
 
@@ -147,3 +147,77 @@ def test_clear_by_model(tmp_path: Path) -> None:
         cache.put(f"{model}{len(cache.rows())}", model=model, endpoint="e", request={}, response={}, latency_s=0)
     assert cache.clear("a") == 2
     assert [row["model"] for row in cache.rows()] == ["b"]
+
+
+def _slow_echo(path: str, body: dict) -> str:
+    import time
+
+    time.sleep(0.3)
+    return "echo: " + body["messages"][-1]["content"]
+
+
+def test_the_same_request_in_flight_twice_is_sent_once(tmp_path: Path) -> None:
+    """Two questions of a concurrent run with one prompt: the second waits for the first's
+    answer in the cache (one request), and both get it."""
+    with FakeOpenAIServer(_slow_echo) as server:
+        client = LLMClient(LLMConfig(model="m", base_url=server.base_url, concurrency=4),
+                           RequestCache(tmp_path / "c.sqlite"))
+        results: list = [None] * 4
+        threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, client.chat(QUESTIONS[i % 2])))
+                   for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        sent = len(server.chat_requests())
+    assert sent == 2
+    assert [r.text for r in results] == ["echo: question 0", "echo: question 1"] * 2
+    stats = client.stats()
+    assert (stats["cache_misses"], stats["cache_hits"], stats["requests"]) == (2, 2, 2)
+
+
+def test_without_a_cache_every_call_is_sent(tmp_path: Path) -> None:
+    with FakeOpenAIServer(_slow_echo) as server:
+        client = LLMClient(LLMConfig(model="m", base_url=server.base_url, concurrency=4), None)
+        threads = [threading.Thread(target=lambda: client.chat(QUESTIONS[0])) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        assert len(server.chat_requests()) == 3
+
+
+def test_a_failed_request_lets_the_waiting_twin_try_itself(tmp_path: Path) -> None:
+    calls = {"n": 0}
+    lock = threading.Lock()
+
+    def first_fails(path: str, body: dict):
+        import time
+
+        with lock:
+            calls["n"] += 1
+            n = calls["n"]
+        time.sleep(0.3)
+        return Fault("http", status=400) if n == 1 else "fine"
+
+    with FakeOpenAIServer(first_fails) as server:
+        client = LLMClient(LLMConfig(model="m", base_url=server.base_url, concurrency=4, max_retries=0),
+                           RequestCache(tmp_path / "c.sqlite"))
+        outcomes: list = [None, None]
+
+        def ask(i: int) -> None:
+            try:
+                outcomes[i] = client.chat(QUESTIONS[0]).text
+            except Exception as exc:  # noqa: BLE001 - the test looks at it
+                outcomes[i] = type(exc).__name__
+
+        threads = [threading.Thread(target=ask, args=(i,)) for i in range(2)]
+        threads[0].start()
+        import time
+
+        time.sleep(0.1)
+        threads[1].start()
+        for t in threads:
+            t.join(10)
+    assert outcomes[0] != "fine" and outcomes[1] == "fine"  # the twin waited, found no answer, sent its own
+    assert calls["n"] == 2

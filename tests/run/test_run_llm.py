@@ -103,3 +103,30 @@ def test_concurrency_overlaps_backbone_calls_and_changes_no_answer(tiny_data: Pa
     assert state["most"] > 1  # calls were in flight together
     one, four = read_answers(tmp_path / "one" / "answers.jsonl"), read_answers(tmp_path / "b" / "four" / "answers.jsonl")
     assert {k: r.answer for k, r in one.items()} == {k: r.answer for k, r in four.items()}
+
+
+def test_concurrency_overlaps_calls_across_memory_states_and_instances(tiny_data: Path, tmp_path: Path) -> None:
+    """The most questions over one memory state is 13 and over one instance 24: a peak
+    above 24 means calls of the next instance were sent while the last ones were in flight."""
+    import threading
+    import time
+
+    state = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    def slow(path: str, body: dict) -> str:
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.4)
+        with lock:
+            state["now"] -= 1
+        return "I don't know."
+
+    with FakeOpenAIServer(slow) as server:
+        config = RunConfig(data=tiny_data, out=tmp_path / "run", system="naive-rag", backbone="openai",
+                           model="fake-model", base_url=server.base_url, llm_cache=tmp_path / "cache.sqlite",
+                           llm_options={"max_retries": 0}, concurrency=45)
+        summary = run_benchmark(config, progress=False)
+    assert summary.questions_answered == 45 and summary.errors == 0 and summary.instances_failed == []
+    assert state["most"] > 24

@@ -284,6 +284,8 @@ class LLMClient:
         self._rng = rng or random.Random()
         self._rng_lock = threading.Lock()
         self._semaphore = threading.BoundedSemaphore(config.concurrency)
+        self._in_flight: dict[str, threading.Event] = {}  # cache keys being sent now
+        self._in_flight_lock = threading.Lock()
         self._stats = _Stats()
         self._stats_lock = threading.Lock()
         self._openai = openai
@@ -323,7 +325,9 @@ class LLMClient:
         with self._stats_lock:
             self._stats.calls += 1
         started = time.perf_counter()
-        if self.cache is not None:
+        if self.cache is None:
+            return self._send(key, request)
+        while True:
             hit = self.cache.get(key)
             if hit is not None:
                 with self._stats_lock:
@@ -331,8 +335,25 @@ class LLMClient:
                 return self._result_from_stored(
                     hit.response, latency_s=time.perf_counter() - started, cached=True, attempts=0
                 )
-            with self._stats_lock:
-                self._stats.cache_misses += 1
+            # the same request already on its way (two questions of a concurrent run with the
+            # same prompt): wait for its answer in the cache instead of paying for it twice
+            with self._in_flight_lock:
+                sent = self._in_flight.get(key)
+                if sent is None:
+                    self._in_flight[key] = threading.Event()
+            if sent is None:
+                break
+            sent.wait()  # then look again: a hit, or (it failed) this call sends it itself
+        with self._stats_lock:
+            self._stats.cache_misses += 1
+        try:
+            return self._send(key, request)
+        finally:
+            with self._in_flight_lock:
+                self._in_flight.pop(key).set()
+
+    def _send(self, key: str, request: dict[str, Any]) -> ChatResult:
+        """Send ``request`` (with retries) and store the answer in the cache."""
         try:
             stored, latency, attempts = self._call_with_retries(request)
         except LLMError:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from bemula.backbones import Backbone, BackboneAnswer, ProbeBackbone
 from bemula.model import Instance, Question, Version
+from bemula.run.inflight import AnswersInFlight, Tracker
 from bemula.run.ingest import count_turns, feed, shared_prefix_length, version_steps
 from bemula.runfolder.dumps import write_dump, write_stats
 from bemula.runfolder.records import AnswerRecord, RetrievedRecord, gold_hash
@@ -29,9 +29,6 @@ from bemula.systems.base import MemorySystem, RetrievedItem
 #: thousands): the ones the answer used, then the best by the system's score (or, for an
 #: unranked list, by the probe's relevance measure).
 RECORD_MAX_ITEMS = 20
-
-#: A worker hands over finished answers at least this often (and at each version's end).
-EMIT_EVERY_S = 1.0
 
 VERSION_ORDER = (Version.FORGET, Version.CONTROL)
 
@@ -92,9 +89,31 @@ def run_instance(
     emit: Callable[[list[AnswerRecord]], None],
     keep_workdir: bool = False,
     concurrency: int = 1,
+    answers: AnswersInFlight | None = None,
+    tracker: Tracker | None = None,
 ) -> InstanceResult:
-    """Process the versions of ``instance`` that still have questions in ``todo``."""
-    result = InstanceResult(instance.id)
+    """Process the versions of ``instance`` that still have questions in ``todo``.
+
+    Alone (no ``answers``), every answer is in when this returns. Given a pipeline shared
+    with other instances (and this instance's ``tracker``), it returns once every call is
+    *submitted*: the caller seals the tracker and learns from the pipeline when the
+    instance is finished.
+    """
+    if answers is None:
+        own = AnswersInFlight(concurrency, emit)
+        own_tracker = own.track(InstanceResult(instance.id))
+        try:
+            result = run_instance(instance, todo, make_system=make_system, backbone=backbone,
+                                  system_name=system_name, out=out, emit=emit, keep_workdir=keep_workdir,
+                                  answers=own, tracker=own_tracker)
+            own.wait()
+        finally:
+            own.close(cancel=True)
+        if own_tracker.error is not None:
+            raise own_tracker.error
+        return result
+    assert tracker is not None, "a shared pipeline needs the instance's tracker"
+    result = tracker.result
     needed = [v for v in VERSION_ORDER if todo.get(v)]
     if not needed:
         return result
@@ -138,7 +157,7 @@ def run_instance(
             t0 = time.perf_counter()
             _answer_version(
                 instance, version, [by_id[qid] for qid in todo[version]], target, backbone,
-                system_name, emit, result, concurrency=concurrency,
+                system_name, answers, tracker,
             )
             result.answer_s += time.perf_counter() - t0
     finally:
@@ -156,47 +175,29 @@ def _answer_version(
     system: MemorySystem,
     backbone: Backbone,
     system_name: str,
-    emit: Callable[[list[AnswerRecord]], None],
-    result: InstanceResult,
-    concurrency: int = 1,
+    answers: AnswersInFlight,
+    tracker: Tracker,
 ) -> None:
     """Answer ``questions`` over one memory state, in order.
 
-    Retrieval stays sequential (a system need not be thread-safe); with ``concurrency`` > 1
-    the backbone calls of a chunk of questions overlap in a thread pool (an LLM endpoint
-    answers many requests at once; the client bounds how many per endpoint). Questions over
-    the same memory are asked one after another either way, so a server's prompt cache sees
-    the same prefix again and again.
+    Retrieval happens here, one question after another (a system need not be thread-safe);
+    the backbone call goes to ``answers``, which runs it now (N = 1) or in its pool. The
+    call needs only the retrieved items, so the memory may move on (reset, next version)
+    while it is in flight. Questions over one memory state are still asked consecutively,
+    so a server's prompt cache sees the same prefix again and again.
     """
     now = question_time(instance, version)
-    batch: list[AnswerRecord] = []
-    last_emit = time.monotonic()
-    chunk = max(1, concurrency) * 4
-    pool = ThreadPoolExecutor(max_workers=concurrency) if concurrency > 1 else None
-    try:
-        for start in range(0, len(questions), chunk):
-            part = questions[start : start + chunk]
-            retrieved: list[tuple[list[RetrievedItem], float]] = []
-            for q in part:
-                t0 = time.perf_counter()
-                items = system.retrieve(q.text, now)
-                retrieved.append((items, time.perf_counter() - t0))
-            calls = [(q.text, items, now) for q, (items, _) in zip(part, retrieved, strict=True)]
-            answers = (list(pool.map(lambda c: backbone.answer(*c), calls)) if pool is not None
-                       else [backbone.answer(*c) for c in calls])
-            for q, (items_all, retrieve_s), answer in zip(part, retrieved, answers, strict=True):
-                batch.append(_record(instance, version, q, items_all, retrieve_s, answer, backbone, system_name))
-                result.answered += 1
-                result.errors += answer.error is not None
-                if time.monotonic() - last_emit >= EMIT_EVERY_S:
-                    emit(batch)
-                    batch = []
-                    last_emit = time.monotonic()
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True)
-    if batch:
-        emit(batch)
+    for q in questions:
+        t0 = time.perf_counter()
+        items = system.retrieve(q.text, now)
+        retrieve_s = time.perf_counter() - t0
+
+        def job(q: Question = q, items: list[RetrievedItem] = items, retrieve_s: float = retrieve_s) -> AnswerRecord:
+            answer = backbone.answer(q.text, items, now)
+            return _record(instance, version, q, items, retrieve_s, answer, backbone, system_name)
+
+        answers.submit(tracker, job)
+    answers.flush()  # what is finished reaches the run folder at each version's end
 
 
 def _record(instance: Instance, version: Version, q: Question, retrieved: list[RetrievedItem], retrieve_s: float,

@@ -34,6 +34,7 @@ from bemula.backbones import BACKBONE_REGISTRY, Backbone, answers_with_llm, is_e
 from bemula.dataset import Dataset, read_manifest
 from bemula.model import Instance, Version
 from bemula.registry import OptionsError
+from bemula.run.inflight import AnswersInFlight
 from bemula.run.instance import InstanceResult, run_instance
 from bemula.runfolder.dumps import write_receipts
 from bemula.runfolder.folder import finished_keys, read_answers
@@ -428,30 +429,54 @@ def _run_here(
     bar: _Progress,
     summary: RunSummary,
 ) -> None:
+    """Every instance in this process. With ``--concurrency N`` the backbone calls of one
+    instance are still in flight while the next is ingested (``AnswersInFlight``)."""
+
     def emit(records: list[AnswerRecord]) -> None:
         summary.questions_answered += writer.append(records)
         bar.advance(len(records))
 
-    for task in tasks:
-        bar.describe(task.instance_id)
-        try:
-            result = run_instance(
-                load_instance(dataset, task.instance_id),
-                task.todo,
-                make_system=lambda wd: create_system(config.system, system_context(config, wd, backbone, llm)),
-                backbone=backbone,
-                system_name=config.system,
-                out=Path(config.out),
-                emit=emit,
-                keep_workdir=config.keep_workdirs,
-                concurrency=answer_concurrency(config),
-            )
-        except Exception as exc:  # noqa: BLE001 - one broken instance must not lose the others
-            if _is_fatal(exc):
-                raise RunError(f"{type(exc).__name__}: {exc}") from None
-            _record_failure(Path(config.out), task.instance_id, exc, traceback.format_exc(), summary, bar)
-            continue
-        summary.add(result)
+    def settle(answers: AnswersInFlight) -> None:
+        for tracker in answers.finished():
+            if tracker.error is None:
+                summary.add(tracker.result)
+                continue
+            if _is_fatal(tracker.error):
+                raise RunError(f"{type(tracker.error).__name__}: {tracker.error}") from None
+            _record_failure(Path(config.out), tracker.instance_id, tracker.error, tracker.error_trace, summary, bar)
+
+    answers = AnswersInFlight(answer_concurrency(config), emit)
+    try:
+        for task in tasks:
+            bar.describe(task.instance_id)
+            tracker = answers.track(InstanceResult(task.instance_id))
+            try:
+                run_instance(
+                    load_instance(dataset, task.instance_id),
+                    task.todo,
+                    make_system=lambda wd: create_system(config.system, system_context(config, wd, backbone, llm)),
+                    backbone=backbone,
+                    system_name=config.system,
+                    out=Path(config.out),
+                    emit=emit,
+                    keep_workdir=config.keep_workdirs,
+                    answers=answers,
+                    tracker=tracker,
+                )
+            except Exception as exc:  # noqa: BLE001 - one broken instance must not lose the others
+                answers.abandon(tracker)
+                if _is_fatal(exc):
+                    raise RunError(f"{type(exc).__name__}: {exc}") from None
+                _record_failure(Path(config.out), task.instance_id, exc, traceback.format_exc(), summary, bar)
+                continue
+            answers.seal(tracker)
+            settle(answers)
+        answers.wait()
+        settle(answers)
+    except BaseException:
+        answers.close(cancel=True)  # finished answers are written; calls not started are dropped
+        raise
+    answers.close()
 
 
 def _is_fatal(exc: BaseException) -> bool:

@@ -1,7 +1,8 @@
 """A test-only system: naive-rag that sleeps in ``retrieve`` so a run can be killed mid-way.
 
 Imported through ``BEMULA_SYSTEM_MODULES`` (also in worker processes). The sleep comes from
-``BEMULA_TEST_SLOW_S`` and changes no answer.
+``BEMULA_TEST_SLOW_S`` and changes no answer. ``BEMULA_TEST_FAIL_INSTANCE`` names an instance
+whose retrieval raises (a system bug, to see it recorded as that instance's failure).
 """
 
 from __future__ import annotations
@@ -21,4 +22,6 @@ class SlowNaiveRAG(NaiveRAG):
 
     def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
         time.sleep(float(os.environ.get("BEMULA_TEST_SLOW_S", "0")))
+        if self.context.workdir.name == os.environ.get("BEMULA_TEST_FAIL_INSTANCE"):
+            raise RuntimeError("the test system breaks on this instance")
         return super().retrieve(question, timestamp)

@@ -23,7 +23,7 @@ from bemula.run.ingest import count_turns, feed, shared_prefix_length, version_s
 from bemula.runfolder.dumps import write_dump, write_stats
 from bemula.runfolder.records import AnswerRecord, RetrievedRecord, gold_hash
 from bemula.safeio import confined
-from bemula.systems.base import MemorySystem, RetrievedItem
+from bemula.systems.base import MemorySystem, RetrievedItem, StoreRecord
 
 #: At most this many retrieved items are kept in an answer record (full-context can return
 #: thousands): the ones the answer used, then the best by the system's score (or, for an
@@ -91,10 +91,13 @@ def run_instance(
     concurrency: int = 1,
     answers: AnswersInFlight | None = None,
     tracker: Tracker | None = None,
+    on_state: Callable[[Version, list[StoreRecord], dict], None] | None = None,
 ) -> InstanceResult:
     """Process the versions of ``instance`` that still have questions in ``todo``.
 
-    Alone (no ``answers``), every answer is in when this returns. Given a pipeline shared
+    Each version's store dump and stats go to ``on_state`` (default: written under ``out``;
+    the Ray executor sends them to the driver instead). Alone (no ``answers``), every
+    answer is in when this returns. Given a pipeline shared
     with other instances (and this instance's ``tracker``), it returns once every call is
     *submitted*: the caller seals the tracker and learns from the pipeline when the
     instance is finished.
@@ -105,7 +108,7 @@ def run_instance(
         try:
             result = run_instance(instance, todo, make_system=make_system, backbone=backbone,
                                   system_name=system_name, out=out, emit=emit, keep_workdir=keep_workdir,
-                                  answers=own, tracker=own_tracker)
+                                  answers=own, tracker=own_tracker, on_state=on_state)
             own.wait()
         finally:
             own.close(cancel=True)
@@ -150,9 +153,12 @@ def run_instance(
                 target.reset()
             result.turns_ingested += feed(target, steps[version][offsets[version]:])
             result.turns_total += count_turns(steps[version])
-            write_dump(out, instance.id, version, target.dump())
             result.stats[version.value] = dict(target.stats())
-            write_stats(out, instance.id, version, result.stats[version.value])
+            if on_state is None:
+                write_dump(out, instance.id, version, target.dump())
+                write_stats(out, instance.id, version, result.stats[version.value])
+            else:
+                on_state(version, target.dump(), result.stats[version.value])
             result.ingest_s += time.perf_counter() - t0
             t0 = time.perf_counter()
             _answer_version(

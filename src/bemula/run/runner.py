@@ -108,6 +108,12 @@ class RunConfig:
     redo: bool = False
     #: backbone calls in flight at once per worker (LLM backbones; the probe ignores it)
     concurrency: int = 1
+    #: where instances run: "local" (this process, or ``workers`` processes) or "ray"
+    executor: str = "local"
+    #: a Ray cluster to join (``ray.init(address=...)``); None starts a local Ray of ``workers`` CPUs
+    ray_address: str | None = None
+    #: times Ray runs a task again after its worker died
+    ray_retries: int = 3
 
     def identity(self, dataset_checksum: str) -> RunIdentity:
         return RunIdentity(
@@ -266,6 +272,26 @@ def _check_system(config: RunConfig) -> None:
         raise RunError(f"system {exc}") from None
 
 
+EXECUTORS = ("local", "ray")
+
+
+def _check_executor(config: RunConfig) -> None:
+    if config.executor not in EXECUTORS:
+        raise RunError(f"unknown executor {config.executor!r}; use one of: {', '.join(EXECUTORS)}")
+    if config.ray_retries < 0:
+        raise RunError(f"--ray-retries must be >= 0, got {config.ray_retries}")
+    if config.executor != "ray":
+        if config.ray_address:
+            raise RunError("--ray-address needs --executor ray")
+        return
+    from bemula.run.ray_executor import ray_module
+
+    ray_module()  # installed, or a one-line error before anything is written
+    if config.ray_address and is_embedded(config.backbone):
+        raise RunError("--backbone local serves the model on this machine's loopback; a Ray cluster's "
+                       "nodes cannot reach it (serve it with llama-server and use --backbone openai)")
+
+
 def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existing: RunMeta | None,
                 dataset_check: dict[str, Any] | None = None) -> RunMeta:
     info = registry()[config.system]
@@ -323,6 +349,7 @@ def run_benchmark(config: RunConfig, *, progress: bool = True,
         raise RunError(f"--workers must be >= 1, got {config.workers}")
     if config.concurrency < 1:
         raise RunError(f"--concurrency must be >= 1, got {config.concurrency}")
+    _check_executor(config)
     _check_system(config)
     dataset = Dataset.open(config.data)
     dataset_check = check_dataset(config.data, errors=config.validate)
@@ -366,7 +393,11 @@ def run_benchmark(config: RunConfig, *, progress: bool = True,
         pending = sum(t.size for t in todo)
         bar = stack.enter_context(_Progress(pending, enabled=progress and pending > 0))  # no empty bar on resume
         try:
-            if config.workers == 1 or len(todo) <= 1:
+            if config.executor == "ray" and todo:
+                from bemula.run.ray_executor import run_ray
+
+                run_ray(config, dataset, todo, _worker_backbone_spec(config, llm), writer, bar, summary)
+            elif config.workers == 1 or len(todo) <= 1:
                 _run_here(config, dataset, todo, backbone, llm, writer, bar, summary)
             else:
                 _run_pool(config, todo, backbone, llm, writer, bar, summary)

@@ -1,0 +1,204 @@
+"""``bemula run --executor ray``: one Ray task per instance (both versions), the driver writes.
+
+Why this shape:
+- **One task per (system, backbone, instance), both versions in it**, so the shared-prefix
+  fork still saves the prefix's ingest.
+- **The task is a streaming generator**: it yields answer batches while it works (a long LLM
+  instance is not all-or-nothing), the stores' dumps and stats, then how it ended. Nothing in
+  the task touches the run folder: the instance travels as JSON, the dumps travel back, so a
+  node needs neither the dataset nor the run folder on its disk.
+- **The driver is the one writer** of ``answers.jsonl`` (the same ``JsonlAppender`` as the
+  local executor), so a run killed under either executor resumes under either.
+- **Retries are Ray's**: a task whose worker died (``kill -9``, a lost node) is run again up
+  to ``--ray-retries`` times; answers a retried task yields again are not written twice.
+  An exception inside the system is not retried: like a local failure, it is recorded in
+  ``failures.log`` and the run goes on.
+- **Resources** come from the system's registry entry (``MemorySystem.resources``:
+  ``num_cpus``, ``memory_gb``); one CPU by default.
+
+``--workers N`` is the number of CPUs of the local Ray that ``ray.init()`` starts (when no
+``--ray-address`` names a cluster), so at most N tasks run at once, as with processes.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import tempfile
+import threading
+import traceback
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bemula.model import Instance, Version
+from bemula.runfolder.dumps import write_dump, write_stats
+from bemula.runfolder.jsonl import JsonlAppender
+from bemula.runfolder.records import AnswerRecord
+
+if TYPE_CHECKING:
+    from bemula.run.runner import RunConfig, RunSummary, _Progress, _Task
+
+
+_state: dict[str, Any] = {}  # per Ray worker process: the backbone, opened once per spec
+
+
+def ray_module() -> Any:
+    """``ray``, or a one-line error saying how to install it."""
+    from bemula.run.runner import RunError
+
+    try:
+        import ray
+    except ImportError:
+        raise RunError("--executor ray needs Ray: pip install 'bemula[ray]'") from None
+    return ray
+
+
+# --------------------------------------------------------------------------- the task
+
+
+def _backbone(config: RunConfig, spec: dict[str, Any]) -> tuple[Any, Any]:
+    from bemula.backbones import open_backbone
+
+    key = json.dumps(spec, sort_keys=True, default=str)
+    if _state.get("key") != key:
+        if "stack" in _state:
+            _state["stack"].close()
+        stack = ExitStack()
+        backbone, llm = stack.enter_context(
+            open_backbone(spec["open_as"], context_window=spec["context_window"], **spec["llm_kw"])
+        )
+        backbone.name = spec["name"]
+        _state.update(key=key, stack=stack, backbone=backbone, llm=llm)
+    return _state["backbone"], _state["llm"]
+
+
+def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
+                  todo: dict[str, list[str]]) -> Iterator[tuple[Any, ...]]:
+    """Run one instance in this Ray worker; yields ``("records", [AnswerRecord])``,
+    ``("state", version, dump, stats)`` and last ``("done", InstanceResult)`` or
+    ``("failed"|"fatal", message, traceback)``."""
+    from bemula.run.instance import run_instance
+    from bemula.run.runner import _is_fatal, answer_concurrency, system_context
+    from bemula.systems.base import create_system
+
+    outbox: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+
+    def work() -> None:
+        try:
+            backbone, llm = _backbone(config, spec)
+            instance = Instance.model_validate_json(instance_json)
+            with tempfile.TemporaryDirectory(prefix="bemula-ray-") as scratch:
+                result = run_instance(
+                    instance,
+                    {Version(v): qids for v, qids in todo.items()},
+                    make_system=lambda wd: create_system(config.system, system_context(config, wd, backbone, llm)),
+                    backbone=backbone,
+                    system_name=config.system,
+                    out=Path(scratch),
+                    emit=lambda records: outbox.put(("records", records)),
+                    on_state=lambda version, dump, stats: outbox.put(("state", version.value, dump, stats)),
+                    concurrency=answer_concurrency(config),
+                )
+            outbox.put(("done", result))
+        except Exception as exc:  # noqa: BLE001 - reported to the driver, which decides
+            kind = "fatal" if _is_fatal(exc) else "failed"
+            outbox.put((kind, f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+        finally:
+            outbox.put(None)
+
+    # the instance runs beside this generator, which hands its batches on as they come
+    threading.Thread(target=work, name="bemula-instance", daemon=True).start()
+    while (item := outbox.get()) is not None:
+        yield item
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+def run_ray(
+    config: RunConfig,
+    dataset: Any,
+    tasks: list[_Task],
+    spec: dict[str, Any],
+    writer: JsonlAppender[AnswerRecord],
+    bar: _Progress,
+    summary: RunSummary,
+) -> None:
+    """Every task on Ray; answers, dumps and failures written here, as they come."""
+    from bemula.run.runner import RunError, _record_failure
+    from bemula.systems.base import registry
+
+    ray = ray_module()
+    out = Path(config.out)
+    started_here = not ray.is_initialized()
+    if started_here:
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
+                                  "configure_logging": False}
+        if config.ray_address:
+            kwargs["address"] = config.ray_address
+        else:
+            kwargs["num_cpus"] = config.workers
+        try:
+            ray.init(**kwargs)
+        except Exception as exc:  # noqa: BLE001 - Ray's own message, in one line
+            raise RunError(f"Ray could not start ({type(exc).__name__}: {exc})") from None
+    resources = registry()[config.system].resources
+    options: dict[str, Any] = {
+        "num_cpus": float(resources.get("num_cpus", 1)),
+        "max_retries": config.ray_retries,
+        "retry_exceptions": False,
+    }
+    if resources.get("memory_gb"):
+        options["memory"] = int(float(resources["memory_gb"]) * 1024**3)
+    remote = ray.remote(instance_task).options(**options)
+    pending: dict[Any, str] = {}
+    written: set[tuple[str, str]] = set()  # this invocation's: a retried task yields them again
+    try:
+        for task in sorted(tasks, key=lambda t: -t.size):  # big instances first: shorter tail
+            todo = {version.value: qids for version, qids in task.todo.items()}
+            generator = remote.remote(config, spec, dataset.read_bytes(task.instance_id), todo)
+            pending[generator] = task.instance_id
+        finished = 0
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
+            for generator in ready:
+                instance_id = pending[generator]
+                try:
+                    item = ray.get(next(generator))
+                except StopIteration:  # ended without saying how: its worker is gone for good
+                    item = ("failed", "the Ray task ended without a result", "")
+                except ray.exceptions.RayError as exc:  # retries spent (worker died again and again)
+                    item = ("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0]}", str(exc))
+                kind = item[0]
+                if kind == "records":
+                    fresh = [r for r in item[1] if r.key not in written]
+                    written.update(r.key for r in fresh)
+                    summary.questions_answered += writer.append(fresh)
+                    bar.advance(len(fresh))
+                    continue
+                if kind == "state":
+                    _, version, dump, stats = item
+                    write_dump(out, instance_id, version, dump)
+                    write_stats(out, instance_id, version, stats)
+                    continue
+                del pending[generator]
+                finished += 1
+                bar.describe(f"{finished}/{len(tasks)} instances")
+                if kind == "done":
+                    summary.add(item[1])
+                elif kind == "fatal":
+                    raise RunError(item[1])
+                else:
+                    _record_failure(out, instance_id, item[1], item[2], summary, bar)
+    except BaseException:
+        for generator in pending:
+            try:
+                ray.cancel(generator, force=True)
+            except Exception:  # noqa: BLE001, S110 - stopping anyway
+                pass
+        raise
+    finally:
+        if started_here:
+            ray.shutdown()

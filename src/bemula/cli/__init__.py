@@ -8,7 +8,7 @@ import importlib
 
 from bemula.cli.app import app
 
-COMMAND_MODULES = ("data", "validate", "llm", "run", "judge", "report", "systems", "nearmiss")
+COMMAND_MODULES = ("data", "validate", "llm", "run", "judge", "report", "systems", "nearmiss", "sweep")
 
 
 def _load_commands() -> None:

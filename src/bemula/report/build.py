@@ -188,17 +188,25 @@ def items_csv(runs: Sequence[ScoredRun]) -> str:
 
 
 def differences(runs: Sequence[ScoredRun]) -> list[tuple[str, str, Difference]]:
-    """Paired differences (Score, FE, AR) of every run against the best-scoring one."""
+    """Paired differences (Score, FE, AR) of every run against the best-scoring run of its
+    group: the runs over the same instances with the same backbone and model (a sweep's
+    systems side by side; runs on other data or another backbone are not paired)."""
     scored = [r for r in runs if r.scores.get(SCORE) and r.scores.get(SCORE).value is not None]  # type: ignore[union-attr]
-    if len(scored) < 2:
-        return []
-    best = max(scored, key=lambda r: r.scores[SCORE].value or 0.0)
-    out = []
+    groups: dict[tuple[Any, ...], list[ScoredRun]] = {}
     for r in scored:
-        if r is best or sorted(r.scores.instance_ids) != sorted(best.scores.instance_ids):
+        identity = r.folder.meta.identity
+        key = (tuple(sorted(r.scores.instance_ids)), identity.dataset_checksum, identity.backbone, identity.model)
+        groups.setdefault(key, []).append(r)
+    out = []
+    for group in groups.values():
+        if len(group) < 2:
             continue
-        for metric in (SCORE, "FE", "AR"):
-            out.append((best.scores.label, r.scores.label, paired_difference(best.scores, r.scores, metric)))
+        best = max(group, key=lambda r: r.scores[SCORE].value or 0.0)
+        for r in group:
+            if r is best:
+                continue
+            for metric in (SCORE, "FE", "AR"):
+                out.append((best.scores.label, r.scores.label, paired_difference(best.scores, r.scores, metric)))
     return out
 
 
@@ -211,8 +219,16 @@ def write_report(
     n_resamples: int = N_RESAMPLES,
     seed: int = DEFAULT_SEED,
     title: str = "BEMULA report",
+    labels: Sequence[str] | None = None,
 ) -> ReportResult:
+    """Score ``run_paths`` and write the report folder; ``labels`` (one per run) name the
+    runs in tables instead of "system (backbone)" (a sweep adds the dataset)."""
     runs = [score_folder(RunFolder.open(p, data=data), judge, n_resamples=n_resamples, seed=seed) for p in run_paths]
+    if labels is not None:
+        if len(labels) != len(runs):
+            raise ValueError(f"write_report: {len(labels)} labels for {len(runs)} runs")
+        for run, label in zip(runs, labels, strict=True):
+            run.scores.label = label
     _unique_labels(runs)
     scores = [r.scores for r in runs]
     tables = all_tables(scores)

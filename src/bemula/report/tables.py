@@ -55,6 +55,14 @@ def main_table(runs: Sequence[RunScores]) -> Table:
     )
 
 
+def _length_column(runs: Sequence[RunScores], number: int) -> str:
+    """``bin N (a–b turns)``; runs on different datasets may cut their bins elsewhere, and
+    a dataset may have fewer bins: the turns are shown only when every run that has the
+    bin agrees on them."""
+    labels = {r.bins[number - 1].label for r in runs if len(r.bins) >= number}
+    return f"bin {number} ({labels.pop()} turns)" if len(labels) == 1 else f"bin {number} (turns differ by dataset)"
+
+
 def group_table(runs: Sequence[RunScores], dimension: str, metric: str, name: str, title: str) -> Table:
     groups: list[str] = []
     for r in runs:
@@ -63,7 +71,7 @@ def group_table(runs: Sequence[RunScores], dimension: str, metric: str, name: st
                 groups.append(g)
     columns = groups
     if dimension == "length" and runs:
-        columns = [f"bin {g} ({runs[0].bins[int(g) - 1].label} turns)" for g in groups]
+        columns = [_length_column(runs, int(g)) for g in groups]
     return Table(
         name=name,
         title=title,

@@ -76,7 +76,7 @@ def _backbone(config: RunConfig, spec: dict[str, Any]) -> tuple[Any, Any]:
 
 def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
                   todo: dict[str, list[str]]) -> Iterator[tuple[Any, ...]]:
-    """Run one instance in this Ray worker; yields ``("records", [AnswerRecord])``,
+    """Run one instance in this Ray worker; yields ``("records", [(key, JSON line)])``,
     ``("state", version, dump, stats)`` and last ``("done", InstanceResult)`` or
     ``("failed"|"fatal", message, traceback)``."""
     from bemula.run.instance import run_instance
@@ -97,7 +97,8 @@ def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
                     backbone=backbone,
                     system_name=config.system,
                     out=Path(scratch),
-                    emit=lambda records: outbox.put(("records", records)),
+                    # serialised here, in parallel: the driver only writes the lines
+                    emit=lambda records: outbox.put(("records", [(r.key, r.model_dump_json()) for r in records])),
                     on_state=lambda version, dump, stats: outbox.put(("state", version.value, dump, stats)),
                     concurrency=answer_concurrency(config),
                 )
@@ -173,9 +174,9 @@ def run_ray(
                     item = ("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0]}", str(exc))
                 kind = item[0]
                 if kind == "records":
-                    fresh = [r for r in item[1] if r.key not in written]
-                    written.update(r.key for r in fresh)
-                    summary.questions_answered += writer.append(fresh)
+                    fresh = [(key, line) for key, line in item[1] if key not in written]
+                    written.update(key for key, _ in fresh)
+                    summary.questions_answered += writer.append_json(line for _, line in fresh)
                     bar.advance(len(fresh))
                     continue
                 if kind == "state":

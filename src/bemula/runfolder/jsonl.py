@@ -173,8 +173,13 @@ class JsonlAppender(Generic[M]):
         self.written = 0
 
     def append(self, records: Iterable[M]) -> int:
+        return self.append_json(record.model_dump_json() for record in records)
+
+    def append_json(self, lines: Iterable[str]) -> int:
+        """Append records already serialised (one JSON object per string, no newline): a
+        worker elsewhere did the work, the writer only writes."""
         with ctrl_c_deferred():
-            payload = b"".join((record.model_dump_json() + "\n").encode("utf-8") for record in records)
+            payload = b"".join((line + "\n").encode("utf-8") for line in lines)
             if not payload:
                 return 0
             self._file.write(payload)

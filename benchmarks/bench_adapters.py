@@ -17,9 +17,13 @@ exactly. Printed per system:
   for systems whose prompts grow with the number of stored memories (mem0, LangMem, A-MEM).
 
 With ``--local`` it also times one exchange per system on the embedded local model
-(seconds per LLM call). Usage::
+(seconds per LLM call). With ``--write-profiles`` it measures each system's *cost profile*
+for ``bemula estimate`` in cl100k tokens (not words) -- ingestion per turn, the system's own
+calls per question, the agent prompt per answer -- and writes them to
+``src/bemula/systems/cost_profiles.toml`` (built-ins included; systems not installed here
+keep their earlier entry). Usage::
 
-    python benchmarks/bench_adapters.py [--systems mem0,langmem] [--local] [--dataset DIR]
+    python benchmarks/bench_adapters.py [--systems mem0,langmem] [--local] [--dataset DIR] [--write-profiles]
 """
 
 from __future__ import annotations
@@ -39,6 +43,11 @@ from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.testing.tiny import tiny_instances
 
 SYSTEMS = ("mem0", "langmem", "a-mem", "simplemem", "lightmem")
+#: the built-ins whose profiles --write-profiles measures too (no LLM of their own)
+BUILTINS = ("naive-rag", "full-context", "erasemem", "forget-all", "null")
+#: systems whose prompts carry their store (the per-turn figure grows with the dialogue)
+GROWS_WITH_STORE = {"mem0", "langmem", "a-mem"}
+PROFILES = Path(__file__).resolve().parent.parent / "src" / "bemula" / "systems" / "cost_profiles.toml"
 #: SPEC §1, the paper's scale: turns per version over the 50 instances
 PAPER_TURNS_PER_VERSION = 36_900
 
@@ -167,6 +176,129 @@ def bench_scripted(name: str, workroot: Path, turns_per_version: int) -> None:
     )
 
 
+def _completion_text(answer: object) -> str:
+    if isinstance(answer, str):
+        return answer
+    parts = []
+    for choice in answer.get("choices", []) if isinstance(answer, dict) else []:
+        message = choice.get("message") or {}
+        parts.append(str(message.get("content") or ""))
+        parts += [str(c["function"]["arguments"]) for c in message.get("tool_calls") or []]
+    return "\n".join(parts)
+
+
+def _prompt_text(body: dict) -> str:
+    """What a chat request puts before the model: every message's content, the tools and
+    the response schema (all of them cost prompt tokens)."""
+    import json
+
+    parts = []
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        parts.append(content if isinstance(content, str) else json.dumps(content))
+    for key in ("tools", "response_format"):
+        if body.get(key):
+            parts.append(json.dumps(body[key]))
+    return "\n".join(parts)
+
+
+def measure_profile(name: str, workroot: Path) -> dict:
+    """The cost profile of ``name`` on tiny-a's forget version, in cl100k tokens."""
+    from bemula.agent import build_messages
+    from bemula.fidelity import count_tokens
+    from bemula.model import Version
+    from bemula.run.instance import question_time
+
+    instance = tiny_instances()[0]
+    forget = _turns(instance.forget)
+    model = ScriptedMemoryModel(TINY_A_RULES)
+    chats: list[tuple[str, str]] = []  # (prompt text, completion text) per chat request
+
+    def responder(path: str, body: dict) -> object:
+        answer = model(path, body)
+        if path.endswith("/chat/completions"):
+            chats.append((_prompt_text(body), _completion_text(answer)))
+        return answer
+
+    def tokens(pairs: list[tuple[str, str]]) -> tuple[int, int]:
+        if not pairs:
+            return 0, 0
+        prompt, _ = count_tokens([p for p, _ in pairs])
+        completion, _ = count_tokens([c for _, c in pairs])
+        return sum(prompt), sum(completion)
+
+    with FakeOpenAIServer(responder) as server:
+        llm = LLMClient(LLMConfig(model="scripted", base_url=server.base_url))
+        system = create_system(name, SystemContext(workdir=workroot / f"{name}-profile", llm=llm,
+                                                   options={"embedding_base_url": server.base_url}))
+        system.reset()
+        _feed(system, forget)
+        _finish(system)
+        ingest = list(chats)
+        chats.clear()
+        questions = [q for q in instance.questions if q.version == Version.FORGET]
+        now = question_time(instance, Version.FORGET)
+        answer_prompts = []
+        for q in questions:
+            items = system.retrieve(q.text, now)
+            answer_prompts.append("\n".join(m["content"] for m in build_messages(q.text, items, now)))
+        retrieval = list(chats)
+        supports_fork = system.supports_fork
+        system.close()
+        llm.close()
+    info = registry()[name]
+    turns, n_questions = len(forget), len(questions)
+    ingest_prompt, ingest_completion = tokens(ingest)
+    retrieval_prompt, retrieval_completion = tokens(retrieval)
+    history = name == "full-context"
+    answer_tokens = sum(count_tokens(answer_prompts)[0]) / n_questions
+    if history:  # the prompt around the history: the agent prompt with no memory lines
+        answer_tokens = sum(count_tokens(["\n".join(m["content"] for m in build_messages(q.text, [], now))
+                                          for q in questions])[0]) / n_questions
+    import datetime
+
+    import bemula
+
+    version = info.version or f"(bemula {bemula.__version__})"
+    return {
+        "measured": (f"{datetime.date.today()}, {name} {version}: benchmarks/bench_adapters.py --write-profiles, "
+                     f"scripted server, tiny-a forget version ({turns} turns, {n_questions} questions), cl100k tokens"),
+        "llm_calls_per_turn": round(len(ingest) / turns, 4),
+        "prompt_tokens_per_turn": round(ingest_prompt / turns, 2),
+        "completion_tokens_per_turn": round(ingest_completion / turns, 2),
+        "llm_calls_per_question": round(len(retrieval) / n_questions, 4),
+        "prompt_tokens_per_question": round(retrieval_prompt / n_questions, 2),
+        "completion_tokens_per_question": round(retrieval_completion / n_questions, 2),
+        "answer_context": "history" if history else "items",
+        "answer_prompt_tokens": round(answer_tokens, 2),
+        "grows_with_store": name in GROWS_WITH_STORE,
+        "supports_fork": bool(supports_fork),
+    }
+
+
+def write_profiles(measured: dict[str, dict]) -> None:
+    """Merge ``measured`` into the shipped profiles file (other entries kept as they are)."""
+    import tomllib
+
+    current = tomllib.loads(PROFILES.read_text(encoding="utf-8")) if PROFILES.exists() else {}
+    current.update(measured)
+    lines = [
+        "# Cost profiles for `bemula estimate` (bemula/estimate.py): per system, what ingestion costs",
+        "# per turn, what the system's own retrieval costs per question, and the agent prompt per",
+        "# answer, in cl100k tokens. Written by `python benchmarks/bench_adapters.py --write-profiles`",
+        "# (each entry says when and on which version it was measured); do not edit by hand.",
+    ]
+    for name in sorted(current):
+        lines.append("")
+        lines.append(f'["{name}"]')
+        for key, value in current[name].items():
+            text = ("true" if value else "false") if isinstance(value, bool) else (
+                f'"{value}"' if isinstance(value, str) else repr(value))
+            lines.append(f"{key} = {text}")
+    PROFILES.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {PROFILES}")
+
+
 def bench_local(name: str, workroot: Path) -> None:
     from bemula.llm.backends import open_llm
 
@@ -188,6 +320,8 @@ def main() -> int:
     parser.add_argument("--systems", default=",".join(SYSTEMS))
     parser.add_argument("--local", action="store_true", help="also time one exchange on the local model")
     parser.add_argument("--dataset", type=Path, help="estimate for this dataset's turns (default: the paper's scale)")
+    parser.add_argument("--write-profiles", action="store_true",
+                        help="measure cost profiles (built-ins too) and write src/bemula/systems/cost_profiles.toml")
     args = parser.parse_args()
     turns = PAPER_TURNS_PER_VERSION
     if args.dataset is not None:
@@ -195,6 +329,18 @@ def main() -> int:
 
         turns = sum(entry.turns_per_version for entry in read_manifest(args.dataset).instances)
     available = registry()
+    if args.write_profiles:
+        measured = {}
+        with tempfile.TemporaryDirectory(prefix="bench-profiles-") as tmp:
+            for name in [*args.systems.split(","), *BUILTINS]:
+                info = available.get(name)
+                if info is None or not info.available:
+                    print(f"{name:12s} not installed here: its profile is kept as it was")
+                    continue
+                measured[name] = measure_profile(name, Path(tmp))
+                print(f"{name:12s} {measured[name]}")
+        write_profiles(measured)
+        return 0
     with tempfile.TemporaryDirectory(prefix="bench-adapters-") as tmp:
         for name in args.systems.split(","):
             info = available.get(name)

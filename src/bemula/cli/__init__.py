@@ -8,7 +8,7 @@ import importlib
 
 from bemula.cli.app import app
 
-COMMAND_MODULES = ("data", "validate", "llm", "run", "judge", "report", "systems", "nearmiss", "sweep")
+COMMAND_MODULES = ("data", "validate", "llm", "run", "judge", "report", "systems", "nearmiss", "sweep", "estimate")
 
 
 def _load_commands() -> None:

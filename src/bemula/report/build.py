@@ -33,8 +33,9 @@ from bemula.model import DerivedFact, Fact, Instance, Turn, Version
 from bemula.report import html as html_page
 from bemula.report.plots import all_plots
 from bemula.report.summary import exclusions, reading
-from bemula.report.tables import Table, all_tables, residue_table, to_csv, to_latex, to_markdown
+from bemula.report.tables import Table, all_tables, cost_table, residue_table, to_csv, to_latex, to_markdown
 from bemula.run.runner import load_instance
+from bemula.runfolder.costs import cost_comparison
 from bemula.runfolder.folder import RunFolder
 
 
@@ -235,6 +236,9 @@ def write_report(
     residues = residue_table([(r.scores.label, a) for r in runs if (a := _audit_summary(r.folder.path)) is not None])
     if residues is not None:
         tables.insert(1, residues)
+    costs = cost_table([(r.scores.label, c) for r in runs if (c := cost_comparison(r.folder.path)) is not None])
+    if costs is not None:
+        tables.append(costs)
     diffs = differences(runs)
     out.mkdir(parents=True, exist_ok=True)
     (out / "tables").mkdir(exist_ok=True)

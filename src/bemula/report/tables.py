@@ -103,6 +103,30 @@ def residue_table(audits: Sequence[tuple[str, dict]]) -> Table | None:
     )
 
 
+def cost_table(comparisons: Sequence[tuple[str, dict]]) -> Table | None:
+    """Estimated beside spent (``runfolder.costs.cost_comparison``) for runs that have an
+    estimate: LLM calls, and prompt and completion tokens in thousands."""
+    rows: list[tuple[str, list[MetricValue | None]]] = []
+    for label, comparison in comparisons:
+        cells: list[MetricValue | None] = []
+        for key, scale in (("llm_calls", 1.0), ("prompt_tokens", 1e3), ("completion_tokens", 1e3)):
+            for side in ("estimated", "actual"):
+                cells.append(MetricValue(("cost", key, side), comparison[key][side] / scale, None, None, 0))
+        rows.append((label, cells))
+    if not rows:
+        return None
+    return Table(
+        name="cost",
+        title="Cost: estimated before the run vs spent (LLM calls; tokens in thousands)",
+        columns=["calls est.", "calls spent", "prompt k est.", "prompt k spent", "completion k est.",
+                 "completion k spent"],
+        rows=rows,
+        note="Estimated by `bemula estimate`'s method when the run started (estimate.json); spent = the "
+             "systems' own LLM counters (a forked prefix counted in both versions, as in the estimate) "
+             "plus every model answer's tokens. Estimated completion tokens assume the agent's cap per answer.",
+    )
+
+
 def all_tables(runs: Sequence[RunScores]) -> list[Table]:
     tables = [
         main_table(runs),

@@ -331,6 +331,25 @@ def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existin
     return meta
 
 
+def _write_estimate(config: RunConfig) -> None:
+    """What an LLM run is expected to cost (``estimate.json``), for the report to set beside
+    what it spent. Runs with no LLM anywhere cost nothing and get none."""
+    from bemula.estimate import EstimateError, cost_profiles, estimate_run, write_run_estimate
+
+    factory = registry()[config.system].factory
+    if not answers_with_llm(config.backbone) and not (factory is not None and factory.requires_llm):
+        return
+    if config.system not in cost_profiles() and not answers_with_llm(config.backbone):
+        return
+    try:
+        estimate = estimate_run(config.system, data=config.data, backbone=config.backbone, model=config.model,
+                                lite=config.lite, instances=config.instances, limit=config.limit,
+                                context_window=config.context_window)
+    except EstimateError:
+        return  # an estimate is a courtesy; the run does not depend on it
+    write_run_estimate(Path(config.out), estimate)
+
+
 def code_change_note(out: Path, existing: RunMeta, current: str) -> str | None:
     """A line saying that the folder's answers came from other code of the system, or None."""
     stored = existing.system.code_version
@@ -385,6 +404,8 @@ def run_benchmark(config: RunConfig, *, progress: bool = True,
                 raise RunError(f"backbone {config.backbone!r}: {exc}") from None
             raise
         write_meta(out, _build_meta(config, dataset, backbone, existing, dataset_check))
+        if existing is None:
+            _write_estimate(config)
         done = set() if config.redo else finished_keys(read_answers(out / ANSWERS_NAME))
         tasks, summary.questions_total, summary.questions_skipped = _plan(dataset, ids, done)
         todo = [t for t in tasks if t.size]

@@ -11,6 +11,7 @@ FAILURES_NAME = "failures.log"
 LOCK_NAME = ".lock"
 RESIDUES_NAME = "residues.jsonl"
 AUDIT_SUMMARY_NAME = "residues-summary.json"
+ESTIMATE_NAME = "estimate.json"
 
 VERDICTS_PREFIX = "verdicts-"
 

@@ -283,7 +283,7 @@ def write_profiles(measured: dict[str, dict]) -> None:
     current = tomllib.loads(PROFILES.read_text(encoding="utf-8")) if PROFILES.exists() else {}
     current.update(measured)
     lines = [
-        "# Cost profiles for `bemula estimate` (bemula/estimate.py): per system, what ingestion costs",
+        "# Cost profiles for `bemula estimate` (bemula/run/estimate.py): per system, what ingestion costs",
         "# per turn, what the system's own retrieval costs per question, and the agent prompt per",
         "# answer, in cl100k tokens. Written by `python benchmarks/bench_adapters.py --write-profiles`",
         "# (each entry says when and on which version it was measured); do not edit by hand.",

@@ -40,7 +40,7 @@ def estimate_command(
     from rich.table import Table
 
     from bemula.dataset import DatasetError, resolve_data
-    from bemula.estimate import METHOD, EstimateError, cost_profiles, estimate_grid, load_prices
+    from bemula.run.estimate import METHOD, EstimateError, cost_profiles, estimate_grid, load_prices
     from bemula.sweep import SweepError, load_sweep
 
     try:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import bemula.estimate as estimate_module
+import bemula.run.estimate as estimate_module
 from bemula.cli import _load_commands, app
-from bemula.estimate import CostProfile, EstimateError, cost_profiles, estimate_run, load_prices
+from bemula.run.estimate import CostProfile, EstimateError, cost_profiles, estimate_run, load_prices
 from bemula.testing.tiny import write_tiny_dataset
 
 # the tiny dataset: tiny-a and tiny-b, 32 turns per version each; their versions share the

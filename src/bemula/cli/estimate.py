@@ -26,7 +26,7 @@ def estimate_command(
     backbone: Annotated[str, typer.Option(help="the backbone that will answer: openai | local | probe")] = "openai",
     model: Annotated[str | None, typer.Option(help="model name (looked up in the price table)")] = None,
     context_window: Annotated[int | None, typer.Option(help="backbone context window in tokens (caps full-context's prompts)")] = None,
-    data: Annotated[Path, typer.Option(help="dataset folder, or a bundled dataset's name")] = Path("data/bemula"),
+    data: Annotated[Path, typer.Option(help="dataset folder (generated there if missing), or a bundled dataset's name")] = Path("data/bemula"),
     lite: Annotated[bool, typer.Option("--lite/--no-lite", help="only the BEMULA-Lite instances")] = False,
     limit: Annotated[int | None, typer.Option(help="only the first N selected instances")] = None,
     sweep: Annotated[Path | None, typer.Option(help="estimate a sweep file instead (its systems, backbones, datasets)")] = None,
@@ -39,7 +39,8 @@ def estimate_command(
     from rich.console import Console
     from rich.table import Table
 
-    from bemula.dataset import DatasetError, resolve_data
+    from bemula.dataset import DatasetError
+    from bemula.pipeline import EvaluateError, prepare_data
     from bemula.run.estimate import METHOD, EstimateError, cost_profiles, estimate_grid, load_prices
     from bemula.sweep import SweepError, load_sweep
 
@@ -51,13 +52,16 @@ def estimate_command(
             backbones = [(b, s.model, s.context_window) for b in config.backbones
                          for s in [config.backbone.get(b) or _no_settings()]]
             for dataset in config.datasets:
-                estimates += estimate_grid(config.systems, backbones, resolve_data(dataset), lite=config.lite,
+                folder, _, _ = prepare_data(dataset, lite=config.lite, seed=config.seed,
+                                            echo=lambda line: typer.secho(line, err=True))
+                estimates += estimate_grid(config.systems, backbones, folder, lite=config.lite,
                                            limit=config.limit, prices=price_table)
         else:
             systems = system or sorted(cost_profiles())
-            estimates = estimate_grid(systems, [(backbone, model, context_window)], resolve_data(data),
+            folder, _, _ = prepare_data(data, lite=lite, echo=lambda line: typer.secho(line, err=True))
+            estimates = estimate_grid(systems, [(backbone, model, context_window)], folder,
                                       lite=lite, limit=limit, prices=price_table)
-    except (EstimateError, SweepError, DatasetError, KeyError, ValueError) as exc:
+    except (EstimateError, SweepError, DatasetError, EvaluateError, KeyError, ValueError) as exc:
         _fail(str(exc).strip("'\""))
         return
     if as_json:
@@ -70,9 +74,11 @@ def estimate_command(
     for e in estimates:
         total = e.total
         money = [("–" if e.dollars is None else f"{e.dollars:,.2f}")] if price_table is not None else []
+        unknown = " + ?" if e.profile is None else ""  # the system's own calls are not known
         table.add_row(e.system, e.backbone + (f":{e.model}" if e.model else ""), str(e.instances),
-                      f"{e.turns_ingested:,}", f"{e.questions:,}", f"{total.calls:,.0f}",
-                      _millions(total.prompt_tokens), _millions(total.completion_tokens), *money)
+                      f"{e.turns_ingested:,}", f"{e.questions:,}", f"{total.calls:,.0f}{unknown}",
+                      "?" if e.profile is None else _millions(total.prompt_tokens),
+                      _millions(total.completion_tokens) + unknown, *money)
     console = Console()
     natural = console.measure(table, options=console.options.update(max_width=100_000)).maximum
     (console if console.is_terminal else Console(width=max(natural, console.width))).print(table)

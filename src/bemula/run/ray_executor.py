@@ -26,6 +26,7 @@ import json
 import queue
 import tempfile
 import threading
+import time
 import traceback
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -40,6 +41,9 @@ from bemula.runfolder.records import AnswerRecord
 if TYPE_CHECKING:
     from bemula.run.runner import RunConfig, RunSummary, _Progress, _Task
 
+
+#: a task hands on what it made at most this often (each yield is a round trip through Ray)
+YIELD_EVERY_S = 1.0
 
 _state: dict[str, Any] = {}  # per Ray worker process: the backbone, opened once per spec
 
@@ -75,10 +79,10 @@ def _backbone(config: RunConfig, spec: dict[str, Any]) -> tuple[Any, Any]:
 
 
 def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
-                  todo: dict[str, list[str]]) -> Iterator[tuple[Any, ...]]:
-    """Run one instance in this Ray worker; yields ``("records", [(key, JSON line)])``,
-    ``("state", version, dump, stats)`` and last ``("done", InstanceResult)`` or
-    ``("failed"|"fatal", message, traceback)``."""
+                  todo: dict[str, list[str]]) -> Iterator[list[tuple[Any, ...]]]:
+    """Run one instance in this Ray worker; yields bundles of ``("records", [(key, JSON
+    line)])`` and ``("state", version, dump, stats)``, the last ending with ``("done",
+    InstanceResult)`` or ``("failed"|"fatal", message, traceback)``."""
     from bemula.run.instance import run_instance
     from bemula.run.runner import _is_fatal, answer_concurrency, system_context
     from bemula.systems.base import create_system
@@ -109,10 +113,25 @@ def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
         finally:
             outbox.put(None)
 
-    # the instance runs beside this generator, which hands its batches on as they come
+    # the instance runs beside this generator, which hands what it made on in bundles: at
+    # most one a second (each yield is a round trip through Ray), and the rest at the end
     threading.Thread(target=work, name="bemula-instance", daemon=True).start()
-    while (item := outbox.get()) is not None:
-        yield item
+    bundle: list[tuple[Any, ...]] = []
+    last = time.monotonic()
+    while True:
+        try:
+            item = outbox.get(timeout=max(0.0, YIELD_EVERY_S - (time.monotonic() - last)))
+        except queue.Empty:
+            item = ()
+        if item is None:
+            break
+        if item:
+            bundle.append(item)
+        if bundle and time.monotonic() - last >= YIELD_EVERY_S:
+            yield bundle
+            bundle, last = [], time.monotonic()
+    if bundle:
+        yield bundle
 
 
 # --------------------------------------------------------------------------- the driver
@@ -156,6 +175,29 @@ def run_ray(
     remote = ray.remote(instance_task).options(**options)
     pending: dict[Any, str] = {}
     written: set[tuple[str, str]] = set()  # this invocation's: a retried task yields them again
+
+    def handle(instance_id: str, item: tuple[Any, ...]) -> bool:
+        """Write what one item carries; True when it says how the instance ended."""
+        kind = item[0]
+        if kind == "records":
+            fresh = [(key, line) for key, line in item[1] if key not in written]
+            written.update(key for key, _ in fresh)
+            summary.questions_answered += writer.append_json(line for _, line in fresh)
+            bar.advance(len(fresh))
+            return False
+        if kind == "state":
+            _, version, dump, stats = item
+            write_dump(out, instance_id, version, dump)
+            write_stats(out, instance_id, version, stats)
+            return False
+        if kind == "done":
+            summary.add(item[1])
+        elif kind == "fatal":
+            raise RunError(item[1])
+        else:
+            _record_failure(out, instance_id, item[1], item[2], summary, bar)
+        return True
+
     try:
         for task in sorted(tasks, key=lambda t: -t.size):  # big instances first: shorter tail
             todo = {version.value: qids for version, qids in task.todo.items()}
@@ -167,32 +209,16 @@ def run_ray(
             for generator in ready:
                 instance_id = pending[generator]
                 try:
-                    item = ray.get(next(generator))
+                    bundle = ray.get(next(generator))
                 except StopIteration:  # ended without saying how: its worker is gone for good
-                    item = ("failed", "the Ray task ended without a result", "")
+                    bundle = [("failed", "the Ray task ended without a result", "")]
                 except ray.exceptions.RayError as exc:  # retries spent (worker died again and again)
-                    item = ("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0]}", str(exc))
-                kind = item[0]
-                if kind == "records":
-                    fresh = [(key, line) for key, line in item[1] if key not in written]
-                    written.update(key for key, _ in fresh)
-                    summary.questions_answered += writer.append_json(line for _, line in fresh)
-                    bar.advance(len(fresh))
-                    continue
-                if kind == "state":
-                    _, version, dump, stats = item
-                    write_dump(out, instance_id, version, dump)
-                    write_stats(out, instance_id, version, stats)
-                    continue
-                del pending[generator]
-                finished += 1
-                bar.describe(f"{finished}/{len(tasks)} instances")
-                if kind == "done":
-                    summary.add(item[1])
-                elif kind == "fatal":
-                    raise RunError(item[1])
-                else:
-                    _record_failure(out, instance_id, item[1], item[2], summary, bar)
+                    bundle = [("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0]}", str(exc))]
+                for item in bundle:
+                    if handle(instance_id, item):
+                        del pending[generator]
+                        finished += 1
+                        bar.describe(f"{finished}/{len(tasks)} instances")
     except BaseException:
         for generator in pending:
             try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,43 @@ def test_concurrency_overlaps_calls_across_memory_states_and_instances(tiny_data
         summary = run_benchmark(config, progress=False)
     assert summary.questions_answered == 45 and summary.errors == 0 and summary.instances_failed == []
     assert state["most"] > 24
+
+
+def test_ctrl_c_does_not_wait_for_the_calls_in_flight(tiny_data: Path, tmp_path: Path) -> None:
+    """With --concurrency the calls run in threads; Ctrl-C must not wait for them to come
+    back (an endpoint may take minutes): the run stops at once, exit 130."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    release = threading.Event()
+
+    def stuck(path: str, body: dict) -> str:
+        release.wait(60)
+        return "I don't know."
+
+    with FakeOpenAIServer(stuck) as server:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from bemula.cli import main; main()", "run", "--system", "naive-rag",
+             "--backbone", "openai", "--model", "m", "--base-url", server.base_url, "--data", str(tiny_data),
+             "--out", str(tmp_path / "run"), "--concurrency", "4", "--quiet",
+             "--llm-cache", str(tmp_path / "cache.sqlite")],
+            start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        deadline = time.monotonic() + 60
+        while len(server.chat_requests()) < 4 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(server.chat_requests()) == 4, "four calls in flight"
+        started = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            _, stderr = proc.communicate(timeout=15)
+        finally:
+            release.set()
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+        assert proc.returncode == 130, stderr
+        assert time.monotonic() - started < 10
+        assert "re-run the same command to resume" in stderr

@@ -22,7 +22,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,54 @@ if TYPE_CHECKING:
 
 #: Finished answers are handed on at least this often (and whenever the owner pumps).
 EMIT_EVERY_S = 1.0
+
+
+class DaemonPool:
+    """N daemon threads running jobs from a queue, each into a ``Future``.
+
+    Why not ``ThreadPoolExecutor``: the interpreter joins its threads at exit, so a Ctrl-C
+    waited for every call still in flight (up to the client's timeout, minutes). These
+    threads only wait on the endpoint and build records (the main thread writes), so they
+    may be abandoned: on ``shutdown(cancel=True)`` the queued jobs are cancelled and the
+    running ones are left to the process's end.
+    """
+
+    def __init__(self, workers: int, name: str = "bemula-answer") -> None:
+        self._jobs: queue.SimpleQueue[tuple[Future[AnswerRecord], Callable[[], AnswerRecord]] | None] = (
+            queue.SimpleQueue())
+        self._threads = [threading.Thread(target=self._work, name=f"{name}-{i}", daemon=True) for i in range(workers)]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, job: Callable[[], AnswerRecord]) -> Future[AnswerRecord]:
+        future: Future[AnswerRecord] = Future()
+        self._jobs.put((future, job))
+        return future
+
+    def shutdown(self, *, cancel: bool) -> None:
+        if cancel:
+            while True:
+                try:
+                    item = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None:
+                    item[0].cancel()
+        for _ in self._threads:
+            self._jobs.put(None)
+        if not cancel:
+            for thread in self._threads:
+                thread.join()
+
+    def _work(self) -> None:
+        while (item := self._jobs.get()) is not None:
+            future, job = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(job())
+            except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the future
+                future.set_exception(exc)
 
 
 @dataclass(eq=False)
@@ -63,7 +111,7 @@ class AnswersInFlight:
     concurrency: int
     emit: Callable[[list[AnswerRecord]], None]
     backlog: int = 0  # calls submitted and not finished; 0 means 4 × concurrency
-    _pool: ThreadPoolExecutor | None = field(init=False, default=None)
+    _pool: DaemonPool | None = field(init=False, default=None)
     _slots: threading.Semaphore | None = field(init=False, default=None)
     _done: queue.SimpleQueue[tuple[Tracker, Future[AnswerRecord]]] = field(init=False, default_factory=queue.SimpleQueue)
     _batch: list[AnswerRecord] = field(init=False, default_factory=list)
@@ -73,7 +121,7 @@ class AnswersInFlight:
 
     def __post_init__(self) -> None:
         if self.concurrency > 1:
-            self._pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="bemula-answer")
+            self._pool = DaemonPool(self.concurrency)
             self._slots = threading.Semaphore(self.backlog or 4 * self.concurrency)
 
     # -- the owner's side ----------------------------------------------------------------
@@ -155,7 +203,7 @@ class AnswersInFlight:
         """Stop the pool; with ``cancel`` (Ctrl-C, a fatal error) calls not started are
         dropped and those running are not waited for. Finished answers are written."""
         if self._pool is not None:
-            self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+            self._pool.shutdown(cancel=cancel)
         self.flush()
 
     # -- internals -----------------------------------------------------------------------

@@ -96,11 +96,11 @@ def run_instance(
     """Process the versions of ``instance`` that still have questions in ``todo``.
 
     Each version's store dump and stats go to ``on_state`` (default: written under ``out``;
-    the Ray executor sends them to the driver instead). Alone (no ``answers``), every
-    answer is in when this returns. Given a pipeline shared
-    with other instances (and this instance's ``tracker``), it returns once every call is
-    *submitted*: the caller seals the tracker and learns from the pipeline when the
-    instance is finished.
+    the Ray executor sends them to the driver instead). Alone (no ``answers``), the backbone
+    calls run ``concurrency`` at a time and every answer is in when this returns. Given a
+    pipeline shared with other instances (and this instance's ``tracker``), it returns once
+    every call is *submitted*: the caller seals the tracker and learns from the pipeline
+    when the instance is finished.
     """
     if answers is None:
         own = AnswersInFlight(concurrency, emit)

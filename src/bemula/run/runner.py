@@ -334,12 +334,9 @@ def _build_meta(config: RunConfig, dataset: Dataset, backbone: Backbone, existin
 def _write_estimate(config: RunConfig) -> None:
     """What an LLM run is expected to cost (``estimate.json``), for the report to set beside
     what it spent. Runs with no LLM anywhere cost nothing and get none."""
-    from bemula.run.estimate import EstimateError, cost_profiles, estimate_run, write_run_estimate
+    from bemula.run.estimate import EstimateError, estimate_run, write_run_estimate
 
-    factory = registry()[config.system].factory
-    if not answers_with_llm(config.backbone) and not (factory is not None and factory.requires_llm):
-        return
-    if config.system not in cost_profiles() and not answers_with_llm(config.backbone):
+    if not answers_with_llm(config.backbone):  # a system that needs an LLM needs an LLM backbone
         return
     try:
         estimate = estimate_run(config.system, data=config.data, backbone=config.backbone, model=config.model,

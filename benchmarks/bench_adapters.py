@@ -34,6 +34,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bemula.llm.client import LLMClient, LLMConfig
 from bemula.model import Dialogue
@@ -42,11 +43,11 @@ from bemula.testing.fake_server import FakeOpenAIServer, count_words, prompt_wor
 from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.testing.tiny import tiny_instances
 
-SYSTEMS = ("mem0", "langmem", "a-mem", "simplemem", "lightmem")
+SYSTEMS = ("mem0", "langmem", "a-mem", "simplemem", "lightmem", "graphiti")
 #: the built-ins whose profiles --write-profiles measures too (no LLM of their own)
 BUILTINS = ("naive-rag", "full-context", "erasemem", "forget-all", "null")
 #: systems whose prompts carry their store (the per-turn figure grows with the dialogue)
-GROWS_WITH_STORE = {"mem0", "langmem", "a-mem"}
+GROWS_WITH_STORE = {"mem0", "langmem", "a-mem", "graphiti"}
 PROFILES = Path(__file__).resolve().parent.parent / "src" / "bemula" / "systems" / "cost_profiles.toml"
 #: SPEC §1, the paper's scale: turns per version over the 50 instances
 PAPER_TURNS_PER_VERSION = 36_900
@@ -59,6 +60,16 @@ class Cost:
     completion_words: int = 0
     embedding_requests: int = 0
     seconds: float = 0.0
+
+
+def scripted_model(name: str) -> Any:
+    """The scripted endpoint for ``name``: Graphiti asks for a knowledge graph, not for
+    memories, so it has a responder of its own (``bemula.testing.scripted_graphiti``)."""
+    if name == "graphiti":
+        from bemula.testing.scripted_graphiti import TINY_A_GRAPH_RULES, ScriptedGraphitiModel
+
+        return ScriptedGraphitiModel(TINY_A_GRAPH_RULES)
+    return ScriptedMemoryModel(TINY_A_RULES)
 
 
 def _turns(dialogue: Dialogue) -> list[TurnEvent]:
@@ -105,7 +116,7 @@ def bench_scripted(name: str, workroot: Path, turns_per_version: int) -> None:
     instance = tiny_instances()[0]
     forget, control = _turns(instance.forget), _turns(instance.control)
     shared = next(i for i, (f, c) in enumerate(zip(forget, control, strict=True)) if f.text != c.text)
-    model = ScriptedMemoryModel(TINY_A_RULES)
+    model = scripted_model(name)
     answers: list[int] = []  # completion words of each answer
 
     def responder(path: str, body: dict) -> object:
@@ -211,7 +222,7 @@ def measure_profile(name: str, workroot: Path) -> dict:
 
     instance = tiny_instances()[0]
     forget = _turns(instance.forget)
-    model = ScriptedMemoryModel(TINY_A_RULES)
+    model = scripted_model(name)
     chats: list[tuple[str, str]] = []  # (prompt text, completion text) per chat request
 
     def responder(path: str, body: dict) -> object:

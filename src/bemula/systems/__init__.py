@@ -20,6 +20,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "bemula.systems.adapters.amem",
     "bemula.systems.adapters.langmem",
     "bemula.systems.adapters.lightmem",
+    "bemula.systems.adapters.graphiti",
 )
 
 _loaded = False

@@ -4,7 +4,7 @@ Only that the real package completes a few ingest calls through the real local s
 the run's real embedding model: a 0.5B model cannot drive these systems through a dialogue
 (see docs/systems.md), so nothing about the memories' content is asserted. One exchange
 each: mem0 and LangMem make one ``add``/batch, A-MEM two notes, SimpleMem one window,
-LightMem one forced extraction.
+LightMem one forced extraction, Graphiti one episode per turn.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def local_llm() -> Iterator[object]:
         pytest.skip(f"embedded local model unavailable: {exc}")
 
 
-@pytest.mark.parametrize("name", ["mem0", "langmem", "a-mem", "simplemem", "lightmem"])
+@pytest.mark.parametrize("name", ["mem0", "langmem", "a-mem", "simplemem", "lightmem", "graphiti"])
 def test_adapter_completes_on_the_local_model(name: str, local_llm, tmp_path: Path) -> None:
     info = registry()[name]
     if not info.available:

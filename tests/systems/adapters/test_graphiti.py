@@ -10,12 +10,14 @@ the raw episodes, and the request's own fact names the value again.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from collections.abc import Iterator
 
 import pytest
 
 pytest.importorskip("graphiti_core")
-pytest.importorskip("kuzu")
+if importlib.util.find_spec("kuzu") is None:  # not imported here: see graphiti._load_llama_cpp_first
+    pytest.skip("kuzu is not installed: pip install 'bemula[graphiti]'", allow_module_level=True)
 
 from bemula.systems.adapters.common import package_version  # noqa: E402
 from bemula.systems.base import StoreRecord, SystemContext, TurnEvent, registry  # noqa: E402
@@ -179,3 +181,17 @@ def test_graphiti_is_listed_with_its_version() -> None:
     info = registry()["graphiti"]
     assert info.available and info.version == package_version("graphiti-core")
     assert "episode" in info.options.model_fields and info.resources["num_cpus"] == 1.0
+
+
+def test_kuzu_never_loads_before_the_embedded_models_library() -> None:
+    """kuzu 0.11.3 loaded first makes ``import xllamacpp`` abort the process; the adapter
+    loads llama.cpp's library before Kuzu's (a fresh process: this one may have both)."""
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("xllamacpp") is None:
+        pytest.skip("the embedded model is not installed")
+    code = ("from bemula.systems.adapters.graphiti import _load_llama_cpp_first\n"
+            "_load_llama_cpp_first()\nimport kuzu\nimport xllamacpp\nprint('both loaded')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "both loaded" in done.stdout, done.stderr[-500:]

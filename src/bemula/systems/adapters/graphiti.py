@@ -183,6 +183,20 @@ def _when(value: Any) -> str:
     return when.strftime("%Y-%m-%d %H:%M") if when is not None else ""
 
 
+def _load_llama_cpp_first() -> None:
+    """Load the embedded model's library (when installed) before Kuzu's.
+
+    Why: with kuzu 0.11.3's native library loaded first, importing ``xllamacpp`` aborts the
+    process (``std::bad_alloc`` while loading it; the other order works). A run of Graphiti
+    on an endpoint followed, in the same process, by anything on the embedded model (an
+    LLM judge, ``bemula eval``) would die without a word. Loading it first costs one import.
+    """
+    try:
+        import xllamacpp  # noqa: F401
+    except ImportError:
+        pass
+
+
 def kuzu_safe_query(question: str) -> str:
     """The question without Kuzu's full-text wildcards (``?``, ``*``, ``\\``).
 
@@ -278,6 +292,7 @@ class GraphitiSystem(MemorySystem):
 
         from graphiti_core import Graphiti
         from graphiti_core.cross_encoder.openai_reranker_client import OpenAIRerankerClient
+        _load_llama_cpp_first()
         from graphiti_core.driver.kuzu_driver import KuzuDriver
         from graphiti_core.embedder.openai import OpenAIEmbedder, OpenAIEmbedderConfig
         from graphiti_core.llm_client.config import LLMConfig

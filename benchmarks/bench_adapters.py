@@ -43,11 +43,11 @@ from bemula.testing.fake_server import FakeOpenAIServer, count_words, prompt_wor
 from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.testing.tiny import tiny_instances
 
-SYSTEMS = ("mem0", "langmem", "a-mem", "simplemem", "lightmem", "graphiti")
+SYSTEMS = ("mem0", "mem0-current", "langmem", "a-mem", "simplemem", "lightmem", "graphiti")
 #: the built-ins whose profiles --write-profiles measures too (no LLM of their own)
 BUILTINS = ("naive-rag", "full-context", "erasemem", "forget-all", "null")
 #: systems whose prompts carry their store (the per-turn figure grows with the dialogue)
-GROWS_WITH_STORE = {"mem0", "langmem", "a-mem", "graphiti"}
+GROWS_WITH_STORE = {"mem0", "mem0-current", "langmem", "a-mem", "graphiti"}
 PROFILES = Path(__file__).resolve().parent.parent / "src" / "bemula" / "systems" / "cost_profiles.toml"
 #: SPEC §1, the paper's scale: turns per version over the 50 instances
 PAPER_TURNS_PER_VERSION = 36_900

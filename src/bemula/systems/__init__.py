@@ -16,6 +16,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "bemula.systems.erasemem",
     "bemula.systems.baselines",
     "bemula.systems.adapters.mem0",
+    "bemula.systems.adapters.mem0_current",
     "bemula.systems.adapters.simplemem",
     "bemula.systems.adapters.amem",
     "bemula.systems.adapters.langmem",

@@ -114,6 +114,9 @@ class ScriptedMemoryModel:
         if "Personal Information Organizer" in prompt and "Input:" in prompt:
             self._count("mem0.extract")
             return self._mem0_extract(messages)
+        if "You are a Memory Extractor" in prompt and "## New Messages" in prompt:
+            self._count("mem0v2.extract")
+            return self._mem0v2_extract(_content(messages[-1]))
         if "smart memory manager" in prompt:
             self._count("mem0.update")
             return self._mem0_update(prompt)
@@ -378,6 +381,19 @@ class ScriptedMemoryModel:
             decisions[str(next_id)] = {"id": str(next_id), "text": fact, "event": "ADD"}
             next_id += 1
         return json.dumps({"memory": list(decisions.values())})
+
+    # -- mem0 2.x ----------------------------------------------------------------------
+    def _mem0v2_extract(self, user_prompt: str) -> str:
+        """The additive extraction (its only operation is ADD): the facts of the user's lines
+        under ``## New Messages`` — the earlier messages it also shows are context only. A
+        forget request's rule facts are recorded like any other (the prompt asks for every
+        request the user makes), and an update adds the new value beside the old one."""
+        new = user_prompt.split("## New Messages", 1)[1].split("\n## ", 1)[0]
+        user_lines = "\n".join(line[len("user:") :].strip() for line in new.splitlines() if line.startswith("user:"))
+        existing = user_prompt.split("## Existing Memories", 1)[1].split("\n## ", 1)[0]
+        facts = [fact for fact in self.facts_for(user_lines) if json.dumps(fact) not in existing]
+        memory = [{"id": str(i), "text": fact, "attributed_to": "user"} for i, fact in enumerate(facts)]
+        return json.dumps({"memory": memory})
 
 
 #: Rules for the hand-written ``tiny-a`` instance (``bemula.testing.tiny``): Maya's facts, the

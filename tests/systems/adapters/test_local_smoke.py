@@ -3,7 +3,7 @@
 Only that the real package completes a few ingest calls through the real local server and
 the run's real embedding model: a 0.5B model cannot drive these systems through a dialogue
 (see docs/systems.md), so nothing about the memories' content is asserted. One exchange
-each: mem0 and LangMem make one ``add``/batch, A-MEM two notes, SimpleMem one window,
+each: mem0 (both series) and LangMem make one ``add``/batch, A-MEM two notes, SimpleMem one window,
 LightMem one forced extraction. (Graphiti is not here: one episode on the 0.5B model did not
 finish in 14 minutes -- its clients allow 16,384 completion tokens a call; issue 21.)
 """
@@ -40,7 +40,7 @@ def local_llm() -> Iterator[object]:
         pytest.skip(f"embedded local model unavailable: {exc}")
 
 
-@pytest.mark.parametrize("name", ["mem0", "langmem", "a-mem", "simplemem", "lightmem"])
+@pytest.mark.parametrize("name", ["mem0", "mem0-current", "langmem", "a-mem", "simplemem", "lightmem"])
 def test_adapter_completes_on_the_local_model(name: str, local_llm, tmp_path: Path) -> None:
     info = registry()[name]
     if not info.available:

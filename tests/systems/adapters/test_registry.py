@@ -10,19 +10,38 @@ from bemula.systems.adapters import lightmem as lightmem_adapter
 from bemula.systems.adapters.common import EmbeddingEndpoint, Endpoint, package_version
 from bemula.systems.base import SystemContext, SystemUnavailable, create_system, registry
 
-PAPER_SYSTEMS = {"mem0": "mem0ai", "simplemem": "simplemem", "a-mem": "a-mem", "langmem": "langmem"}
+#: system -> (distribution, the version series its adapter drives)
+PAPER_SYSTEMS = {
+    "mem0": ("mem0ai", "1.0."),
+    "simplemem": ("simplemem", ""),
+    "a-mem": ("a-mem", ""),
+    "langmem": ("langmem", ""),
+    "mem0-current": ("mem0ai", "2.2."),
+}
 
 
 def test_every_paper_system_is_listed_with_version_and_needs() -> None:
     systems = registry()
-    for name, distribution in PAPER_SYSTEMS.items():
+    for name, (distribution, series) in PAPER_SYSTEMS.items():
         info = systems[name]
         assert info.needs, name
-        if package_version(distribution):
-            assert info.available and info.version == package_version(distribution), name
+        version = package_version(distribution)
+        if version and version.startswith(series):
+            assert info.available and info.version == version, name
         else:
             assert not info.available and "pip install" in info.install_hint, name
     assert "lightmem" in systems
+
+
+def test_the_two_mem0_series_point_to_each_other_when_the_other_is_installed() -> None:
+    systems = registry()
+    version = package_version("mem0ai")
+    if version.startswith("1.0."):
+        assert "own environment" in systems["mem0-current"].install_hint
+    elif version.startswith("2.2."):
+        assert "mem0-current" in systems["mem0"].install_hint
+    else:
+        pytest.skip("mem0ai is not installed here")
 
 
 def test_lightmem_without_the_package_is_unavailable_with_its_install_hint(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ over the new exchange, then an update prompt that sees the new facts next to the
 similar stored memories per fact and answers ADD / UPDATE / DELETE / NONE for each. So a
 forget request *can* delete a memory, but only if the update prompt chooses DELETE for it.
 (2.x only ever adds; it is the same distribution, so it cannot sit beside 1.x in one
-environment — see ``docs/systems.md`` for running ``mem0-v2`` in its own.)
+environment: ``mem0-current``, ``bemula.systems.adapters.mem0_current``, runs it in its own.)
 
 Per instance, everything lives under ``<workdir>/mem0/``: Qdrant in local path mode
 (``qdrant/``) and mem0's SQLite history (``history.db``). The history table keeps the old
@@ -53,10 +53,6 @@ DISTRIBUTION = "mem0ai"
 PINNED_VERSION = "1.0.11"
 SUPPORTED_SERIES = "1.0."
 INSTALL_HINT = "pip install 'bemula[mem0]'  (mem0ai==1.0.11)"
-V2_INSTALL_HINT = (
-    "mem0ai 2.x is the same distribution as 1.x: install it in its own environment "
-    "(pip install 'mem0ai>=2,<3') — see docs/systems.md"
-)
 DESCRIPTION = "Mem0 (mem0ai 1.0.x): LLM facts, ADD/UPDATE/DELETE decisions; Qdrant + SQLite history"
 NEEDS = "LLM backbone + embeddings"
 
@@ -226,12 +222,16 @@ class Mem0System(MemorySystem):
         )
 
     def _vector_records(self) -> list[StoreRecord]:
-        store = self._memory.vector_store
+        return self._collection_records(self._memory.vector_store.collection_name, VECTOR_STORE)
+
+    def _collection_records(self, collection: str, store_name: str) -> list[StoreRecord]:
+        """Every point's payload text in one Qdrant collection of the store."""
+        client = self._memory.vector_store.client
         records: list[StoreRecord] = []
         offset = None
         while True:
-            points, offset = store.client.scroll(
-                collection_name=store.collection_name,
+            points, offset = client.scroll(
+                collection_name=collection,
                 limit=256,
                 offset=offset,
                 with_payload=True,
@@ -240,11 +240,11 @@ class Mem0System(MemorySystem):
             for point in points:
                 payload = point.payload or {}
                 text = str(payload.get("data", "")) or " | ".join(f"{k}={v}" for k, v in payload.items())
-                records.append(StoreRecord(store=VECTOR_STORE, id=str(point.id), text=text))
+                records.append(StoreRecord(store=store_name, id=str(point.id), text=text))
             if offset is None:
                 return records
 
-    def fork(self) -> Mem0System:
+    def fork(self) -> Mem0System:  # the subclass for mem0ai 2.x forks as itself
         """A copy of the stores in a new folder, opened by a second mem0 ``Memory``."""
         workdir = fork_workdir(Path(self.context.workdir))
         self._close_memory()  # releases Qdrant's folder lock: copy a quiet store
@@ -254,7 +254,7 @@ class Mem0System(MemorySystem):
             self._open()
         (workdir / "mem0" / "qdrant" / ".lock").unlink(missing_ok=True)
         context = dataclasses.replace(self.context, workdir=workdir, options=dict(self.context.options))
-        other = Mem0System(context, _keep_store=True)
+        other = type(self)(context, _keep_store=True)
         other._buffer.turns = list(self._buffer.turns)
         other.usage = self.usage.copy()
         other.events = dict(self.events)
@@ -285,7 +285,8 @@ def _register() -> None:
         register_unavailable(
             "mem0",
             DESCRIPTION,
-            f"installed mem0ai {version} is not the 1.0.x series the paper used: {INSTALL_HINT}",
+            f"installed mem0ai {version} is not the 1.0.x series the paper used (this environment "
+            f"serves `mem0-current`): {INSTALL_HINT} in another environment",
             needs=NEEDS,
         )
     else:

@@ -196,11 +196,15 @@ class Mem0System(MemorySystem):
             event = str(item.get("event", ""))
             self.events[event] = self.events.get(event, 0) + 1
 
-    def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
+    def _search_kwargs(self) -> dict[str, Any]:
+        """``Memory.search``'s scope and count arguments, as 1.0.x names them."""
         kwargs: dict[str, Any] = {"user_id": USER_ID}
         if self.top_k is not None:
             kwargs["limit"] = self.top_k
-        found = self._memory.search(question, **kwargs)
+        return kwargs
+
+    def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
+        found = self._memory.search(question, **self._search_kwargs())
         items = []
         for hit in found.get("results", []):
             when = (hit.get("metadata") or {}).get("timestamp")
@@ -244,7 +248,7 @@ class Mem0System(MemorySystem):
             if offset is None:
                 return records
 
-    def fork(self) -> Mem0System:  # the subclass for mem0ai 2.x forks as itself
+    def fork(self) -> Mem0System:
         """A copy of the stores in a new folder, opened by a second mem0 ``Memory``."""
         workdir = fork_workdir(Path(self.context.workdir))
         self._close_memory()  # releases Qdrant's folder lock: copy a quiet store

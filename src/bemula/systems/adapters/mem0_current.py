@@ -19,12 +19,11 @@ are the 1.x adapter's (``Mem0System``); this module changes what differs.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, ClassVar
 
 from bemula.systems.adapters.common import package_version
-from bemula.systems.adapters.mem0 import DISTRIBUTION, USER_ID, VECTOR_STORE, Mem0System
-from bemula.systems.base import RetrievedItem, StoreRecord, register, register_unavailable
+from bemula.systems.adapters.mem0 import DISTRIBUTION, USER_ID, Mem0System
+from bemula.systems.base import StoreRecord, register, register_unavailable
 
 PINNED_VERSION = "2.2.1"
 SUPPORTED_SERIES = "2.2."
@@ -49,26 +48,13 @@ class Mem0CurrentSystem(Mem0System):
     description: ClassVar[str] = DESCRIPTION
     needs: ClassVar[str] = NEEDS
 
-    def retrieve(self, question: str, timestamp: datetime | None = None) -> list[RetrievedItem]:
+    def _search_kwargs(self) -> dict[str, Any]:
         # 2.x scopes a search by ``filters`` (a top-level user_id is an error) and calls the
         # result count ``top_k``
         kwargs: dict[str, Any] = {"filters": {"user_id": USER_ID}}
         if self.top_k is not None:
             kwargs["top_k"] = self.top_k
-        found = self._memory.search(question, **kwargs)
-        items = []
-        for hit in found.get("results", []):
-            when = (hit.get("metadata") or {}).get("timestamp")
-            items.append(
-                RetrievedItem(
-                    text=str(hit.get("memory", "")),
-                    score=float(hit.get("score") or 0.0),
-                    store=VECTOR_STORE,
-                    id=str(hit.get("id", "")),
-                    timestamp=datetime.fromisoformat(when) if when else None,
-                )
-            )
-        return items
+        return kwargs
 
     def dump(self) -> list[StoreRecord]:
         """The 1.x dump (vectors, every SQLite table — here also ``messages``, the raw

@@ -132,6 +132,14 @@ def prompt_word_count(body: dict[str, Any]) -> int:
     return sum(count_words(_content_text(m.get("content"))) for m in body.get("messages") or [])
 
 
+class _BacklogHTTPServer(ThreadingHTTPServer):
+    """``socketserver`` listens with a backlog of 5: with ``--concurrency 45`` the kernel
+    drops or resets the connections past it, and a client without retries records an
+    error the endpoint never caused. A real endpoint queues far more."""
+
+    request_queue_size = 256
+
+
 class FakeOpenAIServer:
     """A threaded OpenAI-compatible server on ``127.0.0.1:<free port>``; a context manager."""
 
@@ -158,7 +166,7 @@ class FakeOpenAIServer:
     # -- lifecycle -----------------------------------------------------------------------
     def start(self) -> FakeOpenAIServer:
         handler = _make_handler(self)
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _BacklogHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         port = self._httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{port}/v1"

@@ -305,3 +305,49 @@ def test_a_list_after_a_colon_names_the_targets() -> None:
 def test_inference_in_other_words_is_f4(text: str) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == ForgetKind.CONCLUSION, intent
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("okayyy so pleeease forget my locker combination", ForgetKind.FACT, "locker"),  # drawn-out letters
+    ("Let everything I said about my landlord go, please.", ForgetKind.CATEGORY, "landlord"),
+    ("Any details about my overdraft can go now.", ForgetKind.CATEGORY, "overdraft"),
+    ("The stuff on my old flat can be deleted.", ForgetKind.FACT, "flat"),
+    ("Is it possible for you to not have my sister's mobile number?", ForgetKind.FACT, "mobile"),
+    ("Could you not keep the name of my therapist?", ForgetKind.FACT, "therapist"),
+    ("Would you mind deleting my gate code?", ForgetKind.FACT, "gate"),
+    ("I'd like my old work address removed.", ForgetKind.FACT, "address"),
+])
+def test_removal_said_without_a_listed_verb(text: str, kind: ForgetKind, word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind == kind, (text, intent)
+    assert any(word in t.lower() for t in intent.targets), (text, intent.targets)
+
+
+@pytest.mark.parametrize(("text", "new"), [
+    ("My broadband provider ended up being Zeta Fibre. The old one is out of date.", "Zeta Fibre"),
+    ("You'll want to use Lisbon for my base city from here on; the previous one no longer applies.", "Lisbon"),
+    ("I moved to the night shift. What I told you before is outdated.", None),
+    ("It's Vespa Rentals for my scooter these days, so don't bother keeping the old one.", "Vespa Rentals"),
+])
+def test_an_update_that_writes_the_old_value_off(text: str, new: str | None) -> None:
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.REPLACEMENT, (text, intent)
+    if new is not None:
+        assert new_value_of(intent.statements, set()) == new
+
+
+@pytest.mark.parametrize("text", [
+    "Let the kids go to the park after lunch?",
+    "I let the cat go out at night, is that ok?",
+    "Let it go, it doesn't matter.",
+    "The old phone is out of date but still works. Should I upgrade?",
+    "Which of these can go in the dishwasher?",
+    "I'd like my coffee stronger.",
+    "Would you mind checking my cover letter?",
+    "Sooo tired today, what should I cook?",
+])
+def test_the_new_idioms_do_not_read_ordinary_talk_as_a_request(text: str) -> None:
+    assert parse_forget_request(text) is None, text

@@ -267,7 +267,7 @@ _CHANGE = re.compile(
     r"moved|from\s+now\s+on|(?:is|are|'s)\s+now|now\s+(?:it's|it\s+is|i|my)|instead|replaced|replace|"
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
-    r"bought\s+(?:a|an)\s+new)\b",
+    r"bought\s+(?:a|an)\s+new|ended\s+up(?:\s+being)?|from\s+here\s+on|going\s+forward|from\s+today)\b",
     re.I,
 )
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|"
@@ -418,7 +418,13 @@ _QUICK_WORDS = re.compile(
     "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
-    "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not"
+    "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
+    r"like\b.{1,80}\b(?:removed|deleted|erased|forgotten|wiped|gone|dropped|cleared)\b|"
+    r"let\b.{1,80}\bgo\b|can go\b|can be (?:deleted|removed|forgotten|erased|dropped|binned|scrapped|wiped)|"
+    r"you to not|you not (?:have|keep|store|remember|hold|save)|mind \w+ing|out of date|outdated|obsolete|no use|"
+    r"come up again|shouldn.t come up|should not come up|bother keeping|bother storing|bother remembering|"
+    r"(?:old|previous|earlier|former) (?:one|ones|version|value) (?:is |are )?(?:wrong|no longer)|"
+    r"(?:before|earlier|previously) (?:is |was )?(?:no longer|wrong)"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(
@@ -441,6 +447,8 @@ _TEXTING = [
     (r"\bwouldnt\b", "wouldn't"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"), (r"\bthx\b", "thanks"),
     (r"\babt\b", "about"), (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"),
     (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and"),
+    # drawn-out letters: "sooo", "pleeease", "pls pls"
+    (r"([a-z])\1{2,}", r"\1"),
 ]
 #: idioms of removal rewritten as the plain request they make, so one grammar reads them all
 _IDIOMS = [
@@ -468,6 +476,36 @@ _IDIOMS = [
     # "I'd rather none of what I told you that night stays with you"
     (r"\b(i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?rather)\s+none\s+of\s+((?:(?!\bstays?\b)[^.?!;]){1,80}?)\s+"
      r"(?:stays?|stay(?:ed)?)\s+with\s+you\b", r"\1 you didn't keep any of \2"),
+    # "let whatever I told you about X go" -> "forget whatever I told you about X"
+    (r"\blet\s+((?:(?!\bgo\b)[^.?!;]){2,80}?)\s+go\b(?!\s+(?:to|and|with|for|on|out|through|ahead|back|home|of))",
+     r"forget \1"),
+    # "all the details about X can go" -> "forget all the details about X"
+    (r"(^|[.!?;:]\s+|\bso\s+|\band\s+)((?:all|any|every|each|the|my|that|those|these|whatever|everything|anything)"
+     r"\b(?:(?!\b(?:go|can)\b)[^.?!;]){0,80}?)\s+can\s+(?:go|be\s+(?:deleted|removed|forgotten|erased|dropped|binned|"
+     r"scrapped|wiped))\b", r"\1forget \2"),
+    # "is it possible for you to not have X", "could you not keep X" -> "don't keep X"
+    (r"\b(?:is\s+it\s+possible\s+for\s+you\s+to|(?:can|could|would|will)\s+you(?:\s+please)?)\s+not\s+"
+     r"(?:have|keep|store|remember|hold|save|retain|record)\b", "please don't keep"),
+    # "would you mind clearing out X" -> "clear X"
+    (r"\b(?:would|do)\s+you\s+mind\s+(?:(?:just|please)\s+)?(forget|eras|delet|remov|wip|purg|scrub|clear|"
+     r"discard|ditch|bin|scrapp|dropp|toss|dump)(?:e)?ing(?:\s+(?:out|away|off))?\b",
+     lambda m: {"eras": "erase", "delet": "delete", "remov": "remove", "wip": "wipe", "purg": "purge",
+                "scrapp": "scrap", "dropp": "drop"}.get(m.group(1).lower(), m.group(1))),
+    # an update's old value written off without a verb: "the old one is out of date", "what I
+    # told you before no longer holds", "the previous one shouldn't come up again"
+    (r"\b(?:the\s+)?(?:old|previous|earlier|former|outdated|last)\s+(?:one|ones|version|value|answer|info|"
+     r"information|detail)\s*(?:is|are|'s|’s)?\s*(?:no\s+longer\s+(?:relevant|valid|true|correct|right|accurate|"
+     r"current|needed|holds?|applies|in\s+use)|(?:out\s+of\s+date|outdated|obsolete|wrong|of\s+no\s+use|no\s+use"
+     r"(?:\s+any\s*more)?)|should(?:n't|n’t|\s+not)\s+(?:come\s+up|be\s+used)(?:\s+again)?)",
+     "forget the old one"),
+    (r"\b(?:whatever|what)\s+(?:you\s+had|i\s+(?:told\s+you|said|gave\s+you))\s+(?:before|earlier|previously)"
+     r"\s*(?:is|was)?\s*(?:no\s+longer\s+(?:holds?|applies|valid|true|relevant|correct|right)|out\s+of\s+date|"
+     r"outdated|wrong|obsolete)", "forget the old one"),
+    (r"\b(?:don't|do\s+not)\s+bother\s+(?:keeping|storing|remembering|with)\s+(?:the\s+)?(old|previous|earlier)"
+     r"(?:\s+one)?\b", r"forget the \1 one"),
+    # "I'd like all my pastimes removed", "I want that deleted"
+    (r"\b(?:i(?:'d|’d|\s+would)\s+like|i\s+want)\s+((?:(?!\b(?:removed|deleted|erased|forgotten|wiped|gone|dropped|"
+     r"cleared)\b)[^.?!;]){2,80}?)\s+(?:removed|deleted|erased|forgotten|wiped|gone|dropped|cleared)\b", r"remove \1"),
     # "you don't need to keep X", "no need to remember X"
     (r"\b(?:you\s+(?:don't|do\s+not)\s+need\s+to|there's\s+no\s+need\s+to|no\s+need\s+to)\s+"
      r"(keep|remember|store|save|retain)\b", r"don't \1"),

@@ -516,7 +516,12 @@ def resolve(
 
 #: a value: words, digits, "99%", "+386 41 552 708", "juniper.rowe@proton.me" (a dot inside a word)
 _V = r"(?P<v>(?:[^,;:!?—–()\s.]|\.(?=\w)|[ \t])+)"
+#: the same, as few words as the rest of the pattern allows ("use X for my airline from here on")
+_V_SHORTEST = _V[:-1] + "?)"
 _NEW_VALUE_PATTERNS = [
+    # first: "it's X for my scooter these days" is X, not "X for my scooter"
+    r"\b(?:use|go\s+with|it's|it’s|it\s+is|its)\s+" + _V_SHORTEST + r"\s+(?:for\s+[^,.;:!?]{1,60}?\s+)?"
+    r"(?:from\s+here\s+on|going\s+forward|from\s+now\s+on|from\s+today|these\s+days|nowadays)\b",
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
     r"went|gone|turned|shifted)\s+(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
     r"\bnew\s+(?:one|value|[\w\s]{1,30}?)\s+(?:is|are|will\s+be)\s+" + _V,
@@ -530,6 +535,7 @@ _NEW_VALUE_PATTERNS = [
     r"\bnot\s+\w+(?:\s+\w+)?\s*,?\s+but\s+" + _V,
     r"^(?:[^:]*:\s*)?" + _V + r"\s+instead\s+of\b",
     r"\bnow\s+i\s+(?:\w+\s+)?" + _V,
+    r"\bended\s+up\s+(?:being|as|with)\s+" + _V,
     r"\b(?:prefer|use|drink|eat|play|drive|have|take|like|love|do)\s+" + _V + r"\s+"
     r"(?:now|instead|these\s+days|nowadays)\b",
 ]

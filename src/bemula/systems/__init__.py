@@ -22,6 +22,7 @@ BUILTIN_MODULES: tuple[str, ...] = (
     "bemula.systems.adapters.langmem",
     "bemula.systems.adapters.lightmem",
     "bemula.systems.adapters.graphiti",
+    "bemula.systems.adapters.cognee",
 )
 
 _loaded = False

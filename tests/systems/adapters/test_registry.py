@@ -17,6 +17,7 @@ PAPER_SYSTEMS = {
     "a-mem": ("a-mem", ""),
     "langmem": ("langmem", ""),
     "mem0-current": ("mem0ai", "2.2."),
+    "cognee": ("cognee", "1.6."),
 }
 
 

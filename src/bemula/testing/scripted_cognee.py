@@ -1,0 +1,140 @@
+"""A scripted stand-in for the LLM that answers Cognee's (cognee 1.6.x) *real* prompts.
+
+Cognee's ``cognify`` asks for two things per chunk of ingested text, both as a JSON object
+with the Pydantic schema appended to the system prompt (its default ``litellm_native``
+structured output falls back to ``response_format={"type": "json_object"}`` for a model
+litellm does not know, i.e. any local or custom endpoint): a **knowledge graph** (nodes and
+edges, system prompt "You are a top-tier algorithm designed for extracting information in
+structured formats to build a knowledge graph.") and a **summary** of the chunk for
+retrieval ("Summarize the chunk for retrieval."). Before a pipeline that needs the LLM it
+also probes the endpoint once ("Respond to me with the following string: \"test\"").
+
+:class:`ScriptedCogneeModel` answers them the way a careful model would, from the same
+:class:`~bemula.testing.scripted_graphiti.GraphRule` s the Graphiti responder uses: for each
+user line of the chunk, the rule's triples as edges (``description`` = the fact sentence)
+between the rule's entities, and a summary listing those facts. Cognee has no prompt that
+compares new facts with stored ones (no update, no invalidation, no deletion decided by the
+model), so a rule's ``contradicts`` is never used here: what a forget request can do in
+Cognee is add its own fact. Any other prompt is an HTTP 500 naming it, so a Cognee upgrade
+that changes its prompts fails the tests instead of silently building an empty graph.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from bemula.testing.fake_server import Fault
+from bemula.testing.scripted_graphiti import TINY_A_GRAPH_RULES, USER, GraphRule
+
+__all__ = ["TINY_A_GRAPH_RULES", "ScriptedCogneeModel"]
+
+GRAPH_PROMPT = "You are a top-tier algorithm designed for extracting information in structured formats"
+SUMMARY_PROMPT = "Summarize the chunk for retrieval."
+PROBE_PROMPT = 'Respond to me with the following string: "test"'
+
+
+def _content(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return str(content or "")
+
+
+#: the rules' entities that are people (Cognee asks for elementary node types: "Person")
+PEOPLE = {USER, "Maya", "Priya"}
+
+
+def _node_type(name: str) -> str:
+    return "Person" if name in PEOPLE else "Concept"
+
+
+@dataclass
+class ScriptedCogneeModel:
+    """A ``FakeOpenAIServer`` responder for Cognee driven by :class:`GraphRule` s.
+
+    ``calls`` counts the requests answered per prompt ("cognee.graph", "cognee.summary",
+    "cognee.probe").
+    """
+
+    rules: list[GraphRule]
+    calls: Counter[str] = field(default_factory=Counter)
+    #: answer to every other prompt (e.g. the answering agent's in a whole ``bemula run``);
+    #: ``None`` makes an unknown prompt an HTTP 500
+    fallback: str | None = None
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def _count(self, kind: str) -> None:
+        with self._lock:
+            self.calls[kind] += 1
+
+    def rules_for(self, chunk: str) -> list[GraphRule]:
+        """The first matching rule of each ``user:`` line of a chunk (more specific rules first)."""
+        found: list[GraphRule] = []
+        for line in chunk.splitlines():
+            speaker, sep, text = line.partition(":")
+            if not sep or speaker.strip().lower() != USER:
+                continue
+            rule = next((r for r in self.rules if r.matches(text)), None)
+            if rule is not None and rule not in found:
+                found.append(rule)
+        return found
+
+    # -- dispatch ----------------------------------------------------------------------
+    def __call__(self, path: str, body: dict[str, Any]) -> Any:
+        messages = body.get("messages") or []
+        system = _content(messages[0]) if messages else ""
+        user = _content(messages[-1]) if messages else ""
+        if system.startswith(PROBE_PROMPT):
+            self._count("cognee.probe")
+            return "test"
+        if system.startswith(GRAPH_PROMPT) and "KnowledgeGraph" in system:
+            return self._answer("cognee.graph", self._graph(user))
+        if system.startswith(SUMMARY_PROMPT) and "SummarizedContent" in system:
+            return self._answer("cognee.summary", self._summary(user))
+        if self.fallback is not None:
+            self._count("fallback")
+            return self.fallback
+        prompt = "\n".join(_content(m) for m in messages)
+        return Fault("http", status=500, message=f"no scripted answer for prompt starting {prompt[:120]!r}")
+
+    def _answer(self, kind: str, payload: dict[str, Any]) -> str:
+        self._count(kind)
+        return json.dumps(payload)
+
+    # -- the prompts -------------------------------------------------------------------
+    def _graph(self, chunk: str) -> dict[str, Any]:
+        """The user and the rules' entities as nodes, the rules' triples as edges."""
+        rules = self.rules_for(chunk)
+        names: list[str] = []
+        for rule in rules:
+            names += [n for n in rule.entities() if n not in names]
+        nodes = [
+            {"id": name, "name": name, "type": _node_type(name), "description": f"{name}, from the user's conversation"}
+            for name in names
+        ]
+        edges = [
+            {
+                "source_node_id": t.source,
+                "target_node_id": t.target,
+                "relationship_name": t.relation.lower(),
+                "description": t.fact,
+            }
+            for rule in rules
+            for t in rule.triples
+        ]
+        return {"nodes": nodes, "edges": edges}
+
+    def _summary(self, chunk: str) -> dict[str, Any]:
+        """Cognee's two sections: what the chunk is about, then its facts."""
+        facts = [t.fact for rule in self.rules_for(chunk) for t in rule.triples]
+        if not facts:
+            return {"summary": "This chunk is about:\n- Topics: small talk with the assistant\n\nFacts:\n"}
+        about = ", ".join(dict.fromkeys(t.target for rule in self.rules_for(chunk) for t in rule.triples))
+        lines = "\n".join(f"- {fact}." for fact in facts)
+        return {"summary": f"This chunk is about:\n- Topics: {about}\n\nFacts:\n{lines}"}

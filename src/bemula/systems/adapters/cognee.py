@@ -55,6 +55,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import threading
 from collections.abc import Coroutine
 from datetime import datetime
@@ -455,6 +456,7 @@ class CogneeSystem(MemorySystem):
         with self._runtime.lock:
             self._call(checkpoint)
             shutil.copytree(self.store_dir, workdir / "cognee")
+            _relocate(workdir / "cognee" / "system" / "databases" / "cognee_db", str(self.store_dir), str(workdir / "cognee"))
         context = dataclasses.replace(self.context, workdir=workdir, options=dict(self.context.options))
         other = CogneeSystem(context, _keep_store=True)
         other._pending = list(self._pending)
@@ -479,6 +481,20 @@ class CogneeSystem(MemorySystem):
     @classmethod
     def package_version(cls) -> str:
         return package_version(DISTRIBUTION)
+
+
+def _relocate(database: Path, old: str, new: str) -> None:
+    """Point a forked relational store's file locations at the fork's copies of the files."""
+    if not database.exists():
+        return
+    connection = sqlite3.connect(database)
+    try:
+        columns = [row[1] for row in connection.execute('PRAGMA table_info("data")')]
+        for column in (c for c in columns if c.endswith("_location")):
+            connection.execute(f'UPDATE "data" SET "{column}" = replace("{column}", ?, ?)', (old, new))
+        connection.commit()
+    finally:
+        connection.close()
 
 
 async def _on_embedding_response(response: Any) -> None:
@@ -551,7 +567,8 @@ def context_items(context: str) -> list[RetrievedItem]:
         if body in ("", "None"):  # a document node: its file name, no content
             continue
         # a chunk's title is its first words: its content says it all; an entity's is its name
-        found.append((body if body.startswith(name.split("...")[0].strip()) else f"{name}: {body}", NODE_STORE))
+        title = " ".join(name.split("...")[0].split())
+        found.append((body if " ".join(body.split()).startswith(title) else f"{name}: {body}", NODE_STORE))
     connections = context.split("Connections:", 1)[1] if "Connections:" in context else ""
     for line in connections.splitlines():
         line = line.strip().rstrip("`").strip()

@@ -351,3 +351,8 @@ def test_an_update_that_writes_the_old_value_off(text: str, new: str | None) -> 
 ])
 def test_the_new_idioms_do_not_read_ordinary_talk_as_a_request(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+def test_can_go_somewhere_is_not_a_removal() -> None:
+    text = "The bakery closes for two weeks. My customers will survive, they can go to the supermarket."
+    assert parse_forget_request(text) is None

@@ -482,7 +482,8 @@ _IDIOMS = [
     # "all the details about X can go" -> "forget all the details about X"
     (r"(^|[.!?;:]\s+|\bso\s+|\band\s+)((?:all|any|every|each|the|my|that|those|these|whatever|everything|anything)"
      r"\b(?:(?!\b(?:go|can)\b)[^.?!;]){0,80}?)\s+can\s+(?:go|be\s+(?:deleted|removed|forgotten|erased|dropped|binned|"
-     r"scrapped|wiped))\b", r"\1forget \2"),
+     r"scrapped|wiped))\b(?=\s*(?:$|[.!?,;:—–)])|\s+(?:now|too|as\s+well|completely|entirely|for\s+good|forever|but)\b)",
+     r"\1forget \2"),
     # "is it possible for you to not have X", "could you not keep X" -> "don't keep X"
     (r"\b(?:is\s+it\s+possible\s+for\s+you\s+to|(?:can|could|would|will)\s+you(?:\s+please)?)\s+not\s+"
      r"(?:have|keep|store|remember|hold|save|retain|record)\b", "please don't keep"),

@@ -43,7 +43,7 @@ from bemula.testing.fake_server import FakeOpenAIServer, count_words, prompt_wor
 from bemula.testing.scripted import TINY_A_RULES, ScriptedMemoryModel
 from bemula.testing.tiny import tiny_instances
 
-SYSTEMS = ("mem0", "mem0-current", "langmem", "a-mem", "simplemem", "lightmem", "graphiti")
+SYSTEMS = ("mem0", "mem0-current", "langmem", "a-mem", "simplemem", "lightmem", "graphiti", "cognee")
 #: the built-ins whose profiles --write-profiles measures too (no LLM of their own)
 BUILTINS = ("naive-rag", "full-context", "erasemem", "forget-all", "null")
 #: systems whose prompts carry their store (the per-turn figure grows with the dialogue)
@@ -63,12 +63,18 @@ class Cost:
 
 
 def scripted_model(name: str) -> Any:
-    """The scripted endpoint for ``name``: Graphiti asks for a knowledge graph, not for
-    memories, so it has a responder of its own (``bemula.testing.scripted_graphiti``)."""
+    """The scripted endpoint for ``name``: Graphiti and Cognee ask for a knowledge graph, not
+    for memories, so they have responders of their own (``bemula.testing.scripted_graphiti``,
+    ``bemula.testing.scripted_cognee``)."""
     if name == "graphiti":
         from bemula.testing.scripted_graphiti import TINY_A_GRAPH_RULES, ScriptedGraphitiModel
 
         return ScriptedGraphitiModel(TINY_A_GRAPH_RULES)
+    if name == "cognee":
+        from bemula.testing.scripted_cognee import TINY_A_GRAPH_RULES as COGNEE_RULES
+        from bemula.testing.scripted_cognee import ScriptedCogneeModel
+
+        return ScriptedCogneeModel(COGNEE_RULES)
     return ScriptedMemoryModel(TINY_A_RULES)
 
 

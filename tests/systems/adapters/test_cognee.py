@@ -94,6 +94,9 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         files = _texts(records, FILE_STORE)
         assert len(files) == 3 and any("user: First thing: I'm allergic to penicillin" in t for t in files)
         assert len(_texts(records, f"{RELATIONAL_STORE}.data")) == 3
+        # and Cognee's pipeline log keeps each ingested text in its run_info
+        runs = _texts(records, f"{RELATIONAL_STORE}.pipeline_runs")
+        assert any("add_pipeline" in t and "I'm allergic to penicillin" in t for t in runs)
         # Cognee's search history keeps each question's context, value included
         results = _texts(records, f"{RELATIONAL_STORE}.results")
         assert len(results) == 2 and any("penicillin" in t for t in results)

@@ -40,7 +40,7 @@ def local_llm() -> Iterator[object]:
         pytest.skip(f"embedded local model unavailable: {exc}")
 
 
-@pytest.mark.parametrize("name", ["mem0", "mem0-current", "langmem", "a-mem", "simplemem", "lightmem"])
+@pytest.mark.parametrize("name", ["mem0", "mem0-current", "langmem", "a-mem", "simplemem", "lightmem", "cognee"])
 def test_adapter_completes_on_the_local_model(name: str, local_llm, tmp_path: Path) -> None:
     info = registry()[name]
     if not info.available:

@@ -81,6 +81,9 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         assert any(t.startswith("user -[is_allergic_to]-> penicillin") and ALLERGY in t for t in edges)
         # the request is itself an edge naming the value
         assert any(t.startswith("user -[asked_to_forget]-> penicillin") and ASKED in t for t in edges)
+        # the update adds the green tea; the flat white stays beside it
+        assert any(t.startswith("user -[drinks_every_morning]-> flat white") for t in edges)
+        assert any(t.startswith("user -[drinks_every_morning]-> green tea") for t in edges)
         nodes = _texts(records, NODE_STORE)
         assert any("name=penicillin" in t and "type=Entity" in t for t in nodes)
         assert any("type=DocumentChunk" in t and "allergic to penicillin" in t for t in nodes)
@@ -237,4 +240,4 @@ def test_a_whole_run_then_the_audit_finds_every_forgotten_value(tmp_path) -> Non
     assert stores[FILE_STORE].values_found >= 1
     assert stores[f"{VECTOR_STORE}.DocumentChunk_text"].values_found >= 1
     assert audit.values_with_residue == audit.values_protected
-    print({name: (s.residues, s.values_found) for name, s in stores.items()}, audit.values_protected)
+    print({name: (s.residues, s.values_found) for name, s in stores.items()}, audit.values_protected, dict(model.calls))

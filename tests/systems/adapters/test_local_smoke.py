@@ -4,7 +4,7 @@ Only that the real package completes a few ingest calls through the real local s
 the run's real embedding model: a 0.5B model cannot drive these systems through a dialogue
 (see docs/systems.md), so nothing about the memories' content is asserted. One exchange
 each: mem0 (both series) and LangMem make one ``add``/batch, A-MEM two notes, SimpleMem one window,
-LightMem one forced extraction. (Graphiti is not here: one episode on the 0.5B model did not
+LightMem one forced extraction, Cognee one add + cognify. (Graphiti is not here: one episode on the 0.5B model did not
 finish in 14 minutes -- its clients allow 16,384 completion tokens a call; issue 21.)
 """
 

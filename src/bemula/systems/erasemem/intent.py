@@ -440,8 +440,14 @@ def _may_be_request(text: str) -> bool:
     return bool(_QUICK_NEGATION.search(lowered) and _QUICK_GOVERNED.search(lowered))
 
 
+#: a pattern and what replaces it (text, or a function of the match)
+_Rewrite = tuple[str, str | Callable[[re.Match[str]], str]]
+#: "would you mind deleting X": the verb of a gerund whose stem is not the verb
+_GERUND_STEMS = {"eras": "erase", "delet": "delete", "remov": "remove", "wip": "wipe", "purg": "purge",
+                 "scrapp": "scrap", "dropp": "drop"}
+
 #: texting spellings read as the words they stand for (only for reading a request)
-_TEXTING = [
+_TEXTING: list[_Rewrite] = [
     (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\b(?:pls|plz|plse|pleez)\b", "please"),
     (r"\bdont\b", "don't"), (r"\bdidnt\b", "didn't"), (r"\bdoesnt\b", "doesn't"), (r"\bcant\b", "can't"),
     (r"\bwouldnt\b", "wouldn't"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"), (r"\bthx\b", "thanks"),
@@ -451,7 +457,7 @@ _TEXTING = [
     (r"([a-z])\1{2,}", r"\1"),
 ]
 #: idioms of removal rewritten as the plain request they make, so one grammar reads them all
-_IDIOMS = [
+_IDIOMS: list[_Rewrite] = [
     # "take that off your notes", "get my salary out of your records"
     (r"\b(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
      r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"remove \1"),
@@ -490,8 +496,7 @@ _IDIOMS = [
     # "would you mind clearing out X" -> "clear X"
     (r"\b(?:would|do)\s+you\s+mind\s+(?:(?:just|please)\s+)?(forget|eras|delet|remov|wip|purg|scrub|clear|"
      r"discard|ditch|bin|scrapp|dropp|toss|dump)(?:e)?ing(?:\s+(?:out|away|off))?\b",
-     lambda m: {"eras": "erase", "delet": "delete", "remov": "remove", "wip": "wipe", "purg": "purge",
-                "scrapp": "scrap", "dropp": "drop"}.get(m.group(1).lower(), m.group(1))),
+     lambda m: _GERUND_STEMS.get(m.group(1).lower(), m.group(1))),
     # an update's old value written off without a verb: "the old one is out of date", "what I
     # told you before no longer holds", "the previous one shouldn't come up again"
     (r"\b(?:the\s+)?(?:old|previous|earlier|former|outdated|last)\s+(?:one|ones|version|value|answer|info|"

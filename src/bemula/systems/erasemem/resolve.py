@@ -31,6 +31,7 @@ from bemula.systems.erasemem.owners import (
     owned_by_someone_else,
     owners_of,
 )
+from bemula.systems.erasemem.semantic import SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
 from bemula.systems.erasemem.tokens import tokenize
@@ -71,6 +72,7 @@ class Resolution:
 
     delete_units: list[str] = field(default_factory=list)
     value_tokens: set[str] = field(default_factory=set)  # purge from every other record
+    by_meaning: int = 0  # targets found by embedding (``semantic``), not by their words
     unit_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of deleted units
     #: tokens of the units an F5 window removed: they lose ties to what was kept
     window_ghosts: list[tuple[str, ...]] = field(default_factory=list)
@@ -337,7 +339,10 @@ def resolve(
     now: datetime,
     session_id: str,
     request_turn_id: str,
+    semantic: SemanticMatcher | None = None,
 ) -> Resolution:
+    """The units ``intent`` means and how to purge them. ``semantic``: when a named target
+    matches no unit by its words, the nearest unit by meaning (``-o semantic=true``)."""
     res = Resolution()
     selected: dict[str, Unit] = {}
     _ = store.doc_freq  # value words are chosen by frequency: know every unit's tokens once
@@ -347,7 +352,13 @@ def resolve(
             keys = code_keys(phrase)
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
-            for unit in by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id):
+            found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id)
+            if not found and semantic is not None:
+                live = [u for u in store.units.values() if u.turn_id != request_turn_id]
+                nearest = semantic.nearest(phrase, live)
+                found = [nearest] if nearest is not None else []
+                res.by_meaning += len(found)
+            for unit in found:
                 selected[unit.id] = unit
             tokens = tuple(_phrase_tokens(phrase))
             if tokens:

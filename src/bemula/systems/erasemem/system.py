@@ -107,6 +107,10 @@ class EraseMem(MemorySystem):
             default=None, description="say when nothing is found (default: on with an LLM backbone)")
         llm_hook: bool = Field(default=True, description="ask the backbone LLM whether a turn asks to forget")
         llm_first: bool = Field(default=False, description="ask the LLM before the rules, not only when they miss")
+        semantic: bool = Field(
+            default=False,
+            description="when a request's words match no memory, take the nearest by MiniLM embedding "
+                        "(needs the dense extra's MiniLM runtime)")
 
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)
@@ -121,6 +125,11 @@ class EraseMem(MemorySystem):
             from bemula.systems.erasemem.llm_hook import LLMForgetHook
 
             self._detector = LLMForgetHook(context.llm, llm_first=context.flag("llm_first", False))
+        self._semantic = None
+        if context.flag("semantic", False):
+            from bemula.systems.erasemem.semantic import SemanticMatcher
+
+            self._semantic = SemanticMatcher()
         self.reset()
 
     # ------------------------------------------------------------------ lifecycle
@@ -140,6 +149,7 @@ class EraseMem(MemorySystem):
         other.item_text = self.item_text
         other.empty_notice = self.empty_notice
         other._detector = self._detector
+        other._semantic = self._semantic
         other.store = self.store.copy()
         other.tombstones = self.tombstones.copy()
         other.receipts = [dict(r) for r in self.receipts]
@@ -209,7 +219,7 @@ class EraseMem(MemorySystem):
         self._requests += 1
         request_no = self._requests
         raw = self.store.add_turn("user", turn.session_id, turn.timestamp, FORGET_REQUEST_PLACEHOLDER)
-        resolution = resolve(intent, self.store, turn.timestamp, turn.session_id, raw.id)
+        resolution = resolve(intent, self.store, turn.timestamp, turn.session_id, raw.id, semantic=self._semantic)
         resolution.method = self._method
         receipt = self._apply(resolution, intent, request_no, turn, raw.id)
         self.receipts.append(receipt)
@@ -325,6 +335,7 @@ class EraseMem(MemorySystem):
             "unit_ids": removed_ids,
             "turn_ids": sorted(touched_turns),
             "kept_units_from_request": kept_units,
+            "resolved_by_meaning": res.by_meaning,
         }
 
     # ------------------------------------------------------------------ retrieval

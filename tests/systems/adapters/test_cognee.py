@@ -105,7 +105,7 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         assert len(results) == 2 and any("penicillin" in t for t in results)
         assert not _texts(records, PENDING_STORE)
         # every folder Cognee wrote is inside the instance's own
-        assert {p.name for p in system.store_dir.iterdir()} <= {"system", "data", "cache", "logs", "repos"}
+        assert {p.name for p in system.store_dir.iterdir()} <= {"system", "data", "cache", "logs", "repos", "home"}
     finally:
         system.close()
 

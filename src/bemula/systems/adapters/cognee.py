@@ -43,8 +43,12 @@ Wiring, and why:
   async engines belong to the loop that made them. Every instance therefore runs on one
   shared event loop thread, one operation at a time, and points Cognee at its own folders
   and endpoints before each.
-* **Network**: telemetry off (``TELEMETRY_DISABLED``), log files off (``COGNEE_LOG_FILE``),
-  litellm's local model cost map (``LITELLM_LOCAL_MODEL_COST_MAP``), hub offline.
+* **Network and home folder**: telemetry off (``TELEMETRY_DISABLED``), log files off
+  (``COGNEE_LOG_FILE``; Cognee's default folder is ``~/.cognee/logs``), litellm's local model
+  cost map (``LITELLM_LOCAL_MODEL_COST_MAP``), hub offline. ``HOME`` points at
+  ``<store>/home`` while a Cognee operation runs: Ladybug's graph worker makes its extension
+  folders (``~/.lbdb/extension/…``) under the home folder — it loads the JSON extension Cognee
+  bundles, nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -254,13 +258,24 @@ class CogneeSystem(MemorySystem):
         return self.system_dir / "databases"
 
     def _call(self, make: Any) -> Any:
-        """Run ``make()`` (a coroutine factory) on the shared loop with Cognee pointed here."""
+        """Run ``make()`` (a coroutine factory) on the shared loop with Cognee pointed here.
+
+        ``HOME`` points into the store while it runs: Ladybug's graph worker (a process Cognee
+        spawns per database, inheriting the environment) makes its extension folders under
+        the home folder, and nothing of a run may land outside the run folder.
+        """
         with self._runtime.lock:
             self._runtime.active = self
+            home = os.environ.get("HOME")
+            os.environ["HOME"] = str(self.store_dir / "home")
             try:
                 return self._runtime.run(self._in_context(make))
             finally:
                 self._runtime.active = None
+                if home is None:
+                    os.environ.pop("HOME", None)
+                else:
+                    os.environ["HOME"] = home
 
     async def _in_context(self, make: Any) -> Any:
         self._opened = True

@@ -155,6 +155,9 @@ def test_fork_shares_the_prefix_and_then_diverges(context: SystemContext, script
             return sorted(r.text for r in s.dump() if r.store in (EDGE_STORE, FILE_STORE) or r.store.startswith(VECTOR_STORE))
 
         assert graph(forked) == graph(system)
+        # the copy's relational rows point at the copy's files
+        rows = _texts(forked.dump(), f"{RELATIONAL_STORE}.data")
+        assert rows and all(str(forked.store_dir) in t and f"{system.store_dir}/" not in t for t in rows)
         calls_before = system.stats()["llm_calls"]
         feed(forked, tiny_a.forget, sessions={"S02"})  # the forget request, in the fork only
         assert system.stats()["llm_calls"] == calls_before

@@ -102,8 +102,8 @@ INSTALL_HINT = (
 DESCRIPTION = "Cognee (cognee 1.6.x): knowledge graph + chunks + summaries on SQLite, LanceDB, Ladybug; no in-dialogue delete"
 NEEDS = "LLM backbone with JSON output + embeddings"
 DATASET = "bemula"
-#: Cognee's own default number of results per search (``cognee.search(top_k=10)``)
-DEFAULT_TOP_K = 10
+#: Cognee's own default number of results per search (``cognee.search(top_k=15)``)
+DEFAULT_TOP_K = 15
 
 FILE_STORE = "cognee.files"
 RELATIONAL_STORE = "cognee.relational"
@@ -202,7 +202,7 @@ def _count_completion(response: Any) -> None:
 class CogneeSystem(MemorySystem):
     """Cognee fed one document per session (or per turn), searched with GRAPH_COMPLETION.
 
-    Options: ``top_k`` (search results; default Cognee's 10), ``unit``
+    Options: ``top_k`` (search results; default Cognee's 15), ``unit``
     (``session``/``turn``), ``embedding_*`` (see ``common``).
     """
 

@@ -59,13 +59,18 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         assert feed(system, tiny_a.forget) == 32
         stats = system.stats()
         # one add + cognify per session; one chunk per session: one graph and one summary call
-        # each, plus Cognee's one connection probe
+        # each, plus Cognee's connection probe (once per process: 0 when a test ran before)
         assert stats["documents_added"] == 3 and stats["cognify_runs"] == 3
-        assert model.calls == {"cognee.probe": 1, "cognee.graph": 3, "cognee.summary": 3}
-        assert stats["llm_calls"] == len(server.chat_requests()) == 7
+        probes = model.calls["cognee.probe"]
+        assert probes <= 1 and model.calls == {"cognee.probe": probes, "cognee.graph": 3, "cognee.summary": 3}
+        assert stats["llm_calls"] == len(server.chat_requests()) == 6 + probes
         assert stats["prompt_tokens"] > 0 and stats["completion_tokens"] > 0
         assert stats["embedding_calls"] > 0
-        formats = {str(b.get("response_format", {}).get("type")) for b in server.chat_requests()[1:]}
+        formats = {
+            str(b.get("response_format", {}).get("type"))
+            for b in server.chat_requests()
+            if "KnowledgeGraph" in str(b["messages"][0]["content"]) or "SummarizedContent" in str(b["messages"][0]["content"])
+        }
         assert formats == {"json_object"}  # schema in the prompt: litellm does not know the model
 
         # a stated fact is retrievable, as Cognee's graph context shows it

@@ -42,3 +42,28 @@ def test_a_plate_is_its_whole_run_not_its_shared_prefix() -> None:
 
 def test_words_without_digits_are_not_codes() -> None:
     assert code_keys("Please forget my GP's name, Dr Patel.") == frozenset()
+
+
+def test_an_amount_with_thousands_separators_is_one_number_in_every_spelling() -> None:
+    from bemula.systems.erasemem.forms import code_keys, code_spans, redact_spans
+
+    keys = code_keys("In February I borrowed $1,200 from her for rent.")
+    assert keys == {"1200"}
+    for text, left in [
+        ("paid back the 1,200 dollars", "paid back the # dollars"),
+        ("the 1200 you lent", "the # you lent"),
+        ("about 1 200 kr", "about # kr"),
+        ("paying back twelve hundred before spring", "paying back # before spring"),
+        ("it was 1, 200 or so", "it was 1, 200 or so"),  # a list, not an amount
+        ("a 12,000 budget", "a 12,000 budget"),  # another number
+    ]:
+        assert redact_spans(text, code_spans(text, keys), "#") == left
+
+
+def test_number_words_with_a_scale_are_a_quantity() -> None:
+    from bemula.systems.erasemem.forms import spoken_digits
+
+    assert spoken_digits("twelve hundred") == "1200"
+    assert spoken_digits("six thousand five hundred") == "6500"
+    assert spoken_digits("two thousand") == "2000"
+    assert spoken_digits("five five two one") == "5521"  # digit by digit, as before

@@ -8,7 +8,9 @@ spelling; every spelling must go. So a value with a digit in it is reduced to *k
 * for a long number (9+ digits), its last nine digits, so a country code or a trunk "0"
   does not make two spellings of one phone number differ;
 * number words read as digits, each word a group ("thirty-eight sixty" -> "3860",
-  "five five two one" -> "5521", "oh seven" -> "07").
+  "five five two one" -> "5521", "oh seven" -> "07");
+* an amount with thousands separators as the digits of its whole part ("$1,200" and
+  "1 200" -> "1200").
 
 ``code_spans`` finds every stretch of a text (letters/digits joined by spaces, dashes, dots
 or slashes; or a run of number words) whose key is one of the given keys.
@@ -27,7 +29,9 @@ _UNITS = {
 }
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
          "ninety": 90}
-_NUMBER_WORD = r"(?:" + "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True)) + r")"
+#: words that multiply what comes before them: "twelve hundred" is 1200, not "12" "100"
+_SCALES = {"hundred": 100, "thousand": 1000}
+_NUMBER_WORD = r"(?:" + "|".join(sorted([*_UNITS, *_TENS, *_SCALES], key=len, reverse=True)) + r")"
 #: a run of two or more number words ("thirty-eight sixty", "five five two one", "oh seven")
 _WORD_RUN = re.compile(
     r"\b" + _NUMBER_WORD + r"(?:-" + _NUMBER_WORD + r")?(?:[\s,-]+" + _NUMBER_WORD + r"(?:-" + _NUMBER_WORD + r")?)+\b",
@@ -41,6 +45,9 @@ _PIECE = r"\+?(?:[A-Za-z]*\d[A-Za-z0-9]*|[A-Z]{2,}(?![a-z]))"
 _CODE_RUN = re.compile(r"(?<![\w+])" + _PIECE + r"(?:[ \-./]" + _PIECE + r")*(?![\w])")
 MIN_CODE = 4
 PHONE_TAIL = 9
+#: an amount written with thousands separators ("$1,200", "NOK 287,400", "287 400", "6'000"):
+#: its digits are one number, whatever separates the groups ("1200" everywhere else)
+_AMOUNT = re.compile(r"(?<![\w.,'])\d{1,3}(?:[,'\u00a0\u202f ]\d{3})+(?:\.\d+)?(?![\d])")
 
 
 def _group(word: str) -> str | None:
@@ -59,11 +66,33 @@ def _group(word: str) -> str | None:
 
 
 def spoken_digits(text: str) -> str | None:
-    """A run of number words read as the digits people mean by it, or ``None``."""
-    groups = [_group(w) for w in re.split(r"[\s,]+", text.strip()) if w]
-    if len(groups) < 2 or any(g is None for g in groups):
+    """A run of number words read as the digits people mean by it, or ``None``: digit by
+    digit ("five five two one" -> "5521"), or as a quantity when it has a scale word
+    ("twelve hundred" -> "1200", "six thousand five hundred" -> "6500")."""
+    words = [w.lower() for w in re.split(r"[\s,]+", text.strip()) if w]
+    if len(words) < 2:
+        return None
+    if any(w in _SCALES for w in words):
+        return _quantity(words)
+    groups = [_group(w) for w in words]
+    if any(g is None for g in groups):
         return None
     return "".join(groups)  # type: ignore[arg-type]
+
+
+def _quantity(words: list[str]) -> str | None:
+    total, current = 0, 0
+    for word in words:
+        if word == "thousand":
+            total, current = total + max(current, 1) * 1000, 0
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        else:
+            group = _group(word)
+            if group is None:
+                return None
+            current += int(group)
+    return str(total + current)
 
 
 def _squash(text: str) -> str:
@@ -94,7 +123,15 @@ def code_keys(text: str) -> frozenset[str]:
     for match in _CODE_RUN.finditer(text):
         if any(ch.isdigit() for ch in match.group(0)):
             keys |= keys_of(match.group(0))
+    for match in _AMOUNT.finditer(text):
+        keys |= _amount_keys(match.group(0))
     return frozenset(keys)
+
+
+def _amount_keys(amount: str) -> frozenset[str]:
+    """ "1,200" and "287 400.50" as the digits of their whole part ("1200", "287400")."""
+    digits = re.sub(r"\D", "", amount.split(".")[0])
+    return frozenset({digits}) if len(digits) >= MIN_CODE else frozenset()
 
 
 def might_spell(text: str, keys: frozenset[str] | set[str]) -> bool:
@@ -118,6 +155,9 @@ def code_spans(text: str, keys: frozenset[str] | set[str]) -> list[tuple[int, in
     for match in _CODE_RUN.finditer(text):
         run = match.group(0)
         if any(ch.isdigit() for ch in run) and keys_of(run) & keys:
+            spans.append(match.span())
+    for match in _AMOUNT.finditer(text):
+        if _amount_keys(match.group(0)) & keys:
             spans.append(match.span())
     spans.sort()
     merged: list[tuple[int, int]] = []

@@ -62,7 +62,8 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         # each, plus Cognee's connection probe (once per process: 0 when a test ran before)
         assert stats["documents_added"] == 3 and stats["cognify_runs"] == 3
         probes = model.calls["cognee.probe"]
-        assert probes <= 1 and model.calls == {"cognee.probe": probes, "cognee.graph": 3, "cognee.summary": 3}
+        assert probes <= 1
+        assert {k: n for k, n in model.calls.items() if k != "cognee.probe"} == {"cognee.graph": 3, "cognee.summary": 3}
         assert stats["llm_calls"] == len(server.chat_requests()) == 6 + probes
         assert stats["prompt_tokens"] > 0 and stats["completion_tokens"] > 0
         assert stats["embedding_calls"] > 0

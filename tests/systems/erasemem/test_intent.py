@@ -356,3 +356,17 @@ def test_the_new_idioms_do_not_read_ordinary_talk_as_a_request(text: str) -> Non
 def test_can_go_somewhere_is_not_a_removal() -> None:
     text = "The bakery closes for two weeks. My customers will survive, they can go to the supermarket."
     assert parse_forget_request(text) is None
+
+
+def test_a_list_whose_first_item_is_described_is_still_a_list() -> None:
+    intent = parse_forget_request("Please forget the shop I buy my bread from, my shoe size and my locker number.")
+    assert intent is not None and intent.kind == ForgetKind.FACTS
+    assert intent.targets == ["the shop I buy my bread from", "my shoe size", "my locker number"]
+    one = parse_forget_request("Please forget my salt and vinegar crisps habit.")
+    assert one is not None and len(one.targets) == 1  # "salt and vinegar" is not a list
+
+
+def test_a_hedge_before_a_listed_antecedent_is_not_a_target() -> None:
+    intent = parse_forget_request("Bit awkward, but my locker code and the name of my vet: bin those, please.")
+    assert intent is not None
+    assert [t.lower() for t in intent.targets] == ["my locker code", "the name of my vet"]

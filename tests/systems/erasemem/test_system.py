@@ -356,3 +356,13 @@ def test_forget_x_is_a_request_only_when_memory_holds_x(tmp_path: Path) -> None:
     feed(system, [("S5", 6, "user", "Forget the espresso, by the way.")])
     assert system.stats()["requests_detected"] == 1
     assert "espresso" not in ask(system, "What do I drink every morning before work?")
+
+
+def test_a_phrase_that_fits_many_units_deletes_only_the_best_few(tmp_path: Path) -> None:
+    """A request whose words are a speaker's filler matches every unit that repeats it; a
+    named fact is stated a few times, so at most three units go, never all of them."""
+    system = make(tmp_path)
+    feed(system, [(f"S{i}", i, "user", f"Honestly, quick one. My hobby number {i} is kite surfing near pier {i}.")
+                  for i in range(8)] + [("S9", 9, "user", "Please forget honestly quick one.")])
+    kept = [r for r in system.dump() if r.store == "units" and "kite" in r.text]
+    assert len(kept) >= 5

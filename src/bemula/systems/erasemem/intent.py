@@ -315,7 +315,11 @@ def split_targets(target: str) -> list[str]:
     parts = [p.strip(" ,.;:") for p in _LIST_SPLIT.split(target) if p.strip(" ,.;:")]
     if len(parts) < 2:
         return [target]
-    if all(_PART_START.match(p) for p in parts[1:]) and _PART_START.match(parts[0]):
+    if all(_PART_START.match(p) for p in parts[1:]) and (
+        _PART_START.match(parts[0]) or len(parts[0].split()) >= 3
+    ):
+        # "service I pay to stream from, my travel time and my car cover": a described
+        # first item needs no "my" when the others have one ("mum and my dad" stays whole)
         return [re.sub(r"^both\s+", "", p, flags=re.I) for p in parts]
     if all(_NAMED.match(p) for p in parts):  # "EDF and Bulb", "Dr Thorsby and Smile Studio"
         return parts
@@ -589,9 +593,11 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 or (clause[: match.start()].rstrip().endswith(",")
                     and re.match(r"^(?:the|my|that|those|this|these|our|everything|anything|all|what)\b", before, re.I))
             ):
-                # "My school pickup and the parking detail: wipe those" — the list comes first
+                # "My school pickup and the parking detail: wipe those" — the list comes first;
+                # a hedge before it ("This might be silly, but the nickname …: wipe those") is not
+                listed = re.split(r",?\s+but\s+", before, flags=re.I)[-1]
                 antecedent = re.sub(r"^(?:ok(?:ay)?|so|and|also|one\s+more\s+thing)"
-                                    r"\W+(?:but\s+)?", "", before, flags=re.I).strip() or None
+                                    r"\W+(?:but\s+)?", "", listed, flags=re.I).strip() or None
             source = -1
             told_in = before if before and _TOLD.search(before) else ""
             if antecedent is None:

@@ -98,6 +98,8 @@ def _df(store: MemoryStore, token: str) -> int:
 
 #: a word in more live units than this is vocabulary, not a value (a value is stated a few times)
 MAX_VALUE_DF = 3
+#: at most this many units are one named fact (its statement and restatements)
+MAX_PHRASE_MATCHES = 3
 
 
 def value_tokens_of(store: MemoryStore, unit: Unit, exclude: set[str] | None = None) -> set[str]:
@@ -316,7 +318,11 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
         scored = mine or scored
     best_cov = max(c for _, c, _ in scored)
     best_score = max(s for s, c, _ in scored if c == best_cov)
-    return [u for s, c, u in scored if c >= best_cov and s >= 0.8 * best_score]
+    found = [(s, u) for s, c, u in scored if c >= best_cov and s >= 0.8 * best_score]
+    # a fact is stated a few times; a phrase that fits many units equally ("This might be
+    # silly", a speaker's filler) names none of them: keep only the best few
+    found.sort(key=lambda x: -x[0])
+    return [u for _, u in found[:MAX_PHRASE_MATCHES]]
 
 
 _PRONOUN_OWNER = re.compile(r"\b(?:his|her|hers|its|their|them|him)\b", re.I)

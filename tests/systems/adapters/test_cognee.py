@@ -21,6 +21,7 @@ if not package_version("cognee").startswith("1.6."):
     pytest.skip("cognee 1.6.x is not installed: pip install 'bemula[cognee]' in its own environment", allow_module_level=True)
 
 from bemula.systems.adapters.cognee import (  # noqa: E402
+    CHUNK_STORE,
     EDGE_STORE,
     FILE_STORE,
     NODE_STORE,
@@ -29,6 +30,7 @@ from bemula.systems.adapters.cognee import (  # noqa: E402
     VECTOR_STORE,
     CogneeSystem,
     context_items,
+    hybrid_items,
 )
 from bemula.systems.base import StoreRecord, SystemContext, TurnEvent, registry  # noqa: E402
 from bemula.testing.fake_server import FakeOpenAIServer  # noqa: E402
@@ -74,13 +76,25 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         }
         assert formats == {"json_object"}  # schema in the prompt: litellm does not know the model
 
-        # a stated fact is retrievable, as Cognee's graph context shows it
-        dog = [i.text for i in system.retrieve("What is my dog's name?")]
-        assert "user --[has_dog]--> biscuit  (The user's dog is called Biscuit)" in dog
+        # a stated fact is retrievable, as Cognee's hybrid context shows it (no LLM call)
+        calls = len(server.chat_requests())
+        dog = system.retrieve("What is my dog's name?")
+        assert any(
+            i.store == NODE_STORE and i.text.startswith("biscuit (concept):") and "The user's dog is called Biscuit" in i.text
+            for i in dog
+        )
+        assert len(server.chat_requests()) == calls
 
-        # the forgotten value still comes back: the session's chunk that states it
-        allergy = [i.text for i in system.retrieve("What medication am I allergic to?")]
-        assert any(t.startswith("user: Morning!") and "I'm allergic to penicillin" in t for t in allergy)
+        # the forgotten value still comes back: the session's chunk that states it, and the
+        # fact among the user entity's
+        allergy = system.retrieve("What medication am I allergic to?")
+        assert any(i.store == CHUNK_STORE and "I'm allergic to penicillin" in i.text for i in allergy)
+        assert any(i.store == NODE_STORE and i.text.startswith("user (person):") and ALLERGY in i.text for i in allergy)
+        # GRAPH_COMPLETION's context (-o search=graph_completion): triplet lines
+        system.search_type = "graph_completion"
+        dog_edges = [i.text for i in system.retrieve("What is my dog's name?")]
+        assert "user --[has_dog]--> biscuit  (The user's dog is called Biscuit)" in dog_edges
+        system.search_type = "hybrid_completion"
 
         records = system.dump()
         edges = _texts(records, EDGE_STORE)
@@ -108,7 +122,7 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         assert any("add_pipeline" in t and "I'm allergic to penicillin" in t for t in runs)
         # Cognee's search history keeps each question's context, value included
         results = _texts(records, f"{RELATIONAL_STORE}.results")
-        assert len(results) == 2 and any("penicillin" in t for t in results)
+        assert len(results) >= 2 and any("penicillin" in t for t in results)
         assert not _texts(records, PENDING_STORE)
         # every folder Cognee wrote is inside the instance's own
         assert {p.name for p in system.store_dir.iterdir()} <= {"system", "data", "cache", "logs", "repos", "home"}
@@ -173,8 +187,8 @@ def test_fork_shares_the_prefix_and_then_diverges(context: SystemContext, script
         # the original still ingests and searches after the fork
         feed(system, tiny_a.control, sessions={"S02"})
         assert len(_texts(system.dump(), FILE_STORE)) == len(_texts(forked.dump(), FILE_STORE)) == 2
-        assert any("biscuit" in i.text for i in system.retrieve("What is my dog's name?"))
-        assert any("biscuit" in i.text for i in forked.retrieve("What is my dog's name?"))
+        assert any("Biscuit" in i.text for i in system.retrieve("What is my dog's name?"))
+        assert any("Biscuit" in i.text for i in forked.retrieve("What is my dog's name?"))
     finally:
         system.close()
         if forked is not None:
@@ -210,6 +224,22 @@ def test_context_items_split_nodes_and_connections() -> None:
     assert [i.text for i in context_items("plain text context")] == ["plain text context"]
 
 
+def test_hybrid_items_split_passages_entities_and_facts() -> None:
+    context = (
+        "The question is: `Q?`\nAnswer using this sectioned context.\n\nContext:\n"
+        "`## Relevant passages\nuser: first\n---\nuser: second\n\n"
+        "## Relevant entities\n### biscuit (concept)\n- biscuit is a concept.\n- The user's dog is called Biscuit\n\n"
+        "## Related facts\n- The user lives in Leeds\n`"
+    )
+    assert [(i.store, i.text) for i in hybrid_items(context)] == [
+        (CHUNK_STORE, "user: first"),
+        (CHUNK_STORE, "user: second"),
+        (NODE_STORE, "biscuit (concept): biscuit is a concept.; The user's dog is called Biscuit"),
+        (EDGE_STORE, "The user lives in Leeds"),
+    ]
+    assert hybrid_items("The question is: `Q?`\n\nContext:\n``") == []
+
+
 def test_unknown_prompt_is_an_http_500() -> None:
     fault = ScriptedCogneeModel(TINY_A_GRAPH_RULES)(
         "/v1/chat/completions", {"messages": [{"role": "system", "content": "You summarise communities."}]}
@@ -220,7 +250,7 @@ def test_unknown_prompt_is_an_http_500() -> None:
 def test_cognee_is_listed_with_its_version() -> None:
     info = registry()["cognee"]
     assert info.available and info.version == package_version("cognee")
-    assert "unit" in info.options.model_fields
+    assert "unit" in info.options.model_fields and "search" in info.options.model_fields
 
 
 @pytest.mark.slow

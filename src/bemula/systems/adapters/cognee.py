@@ -34,11 +34,15 @@ Wiring, and why:
   resolver does on any failure, to tiktoken's ``cl100k_base`` — from the copy litellm ships,
   so nothing is downloaded.
 * **Feeding**: one ``add`` + ``cognify`` per session (``-o unit=turn``: per turn), the
-  session's turns as ``"user: …"`` / ``"assistant: …"`` lines, as Cognee's docs feed a
-  conversation. Turns wait in the dump (``cognee.pending_turns``) until their session ends.
-* **Retrieval**: ``cognee.search`` with its default ``GRAPH_COMPLETION`` and
-  ``only_context=True`` — what the answering LLM would receive, not Cognee's answer — split
-  into its node blocks and its ``source --[relation]--> target (description)`` lines.
+  session's turns as ``"user: …"`` / ``"assistant: …"`` lines (a session is one chunk on
+  short dialogues: two LLM calls per session). Turns wait in the dump
+  (``cognee.pending_turns``) until their session ends.
+* **Retrieval**: ``cognee.search`` with its default ``HYBRID_COMPLETION`` and
+  ``only_context=True`` — what the answering LLM would receive, not Cognee's answer (no LLM
+  call: the context is built from vector and graph search) — split into its passages
+  (chunks), entity blocks and related facts; ``-o search=graph_completion`` takes
+  ``GRAPH_COMPLETION``'s context instead (node blocks and ``a --[rel]--> b (description)``
+  lines). ``top_k`` is Cognee's default, 15.
 * **Process-wide state**: Cognee's configuration and engines are process globals, and its
   async engines belong to the loop that made them. Every instance therefore runs on one
   shared event loop thread, one operation at a time, and points Cognee at its own folders
@@ -131,6 +135,9 @@ class CogneeOptions(EmbeddingTopKOptions):
     unit: Literal["session", "turn"] = Field(
         default="session", description="one add + cognify per session (default) or per turn"
     )
+    search: Literal["hybrid_completion", "graph_completion"] = Field(
+        default="hybrid_completion", description="cognee.search's query type (its default: hybrid_completion)"
+    )
 
 
 def cognee_installed() -> bool:
@@ -200,10 +207,11 @@ def _count_completion(response: Any) -> None:
 
 
 class CogneeSystem(MemorySystem):
-    """Cognee fed one document per session (or per turn), searched with GRAPH_COMPLETION.
+    """Cognee fed one document per session (or per turn), searched with HYBRID_COMPLETION.
 
     Options: ``top_k`` (search results; default Cognee's 15), ``unit``
-    (``session``/``turn``), ``embedding_*`` (see ``common``).
+    (``session``/``turn``), ``search`` (``hybrid_completion``/``graph_completion``),
+    ``embedding_*`` (see ``common``).
     """
 
     name: ClassVar[str] = "cognee"
@@ -223,6 +231,7 @@ class CogneeSystem(MemorySystem):
         options = CogneeOptions(**context.options)
         self.top_k = options.top_k or DEFAULT_TOP_K
         self.unit = options.unit
+        self.search_type = options.search
         self.usage = UsageCounter()
         self.embedding_calls = 0
         self.documents_added = 0
@@ -376,18 +385,19 @@ class CogneeSystem(MemorySystem):
 
             return await cognee.search(
                 question,
-                query_type=SearchType.GRAPH_COMPLETION,
+                query_type=SearchType[self.search_type.upper()],
                 datasets=[DATASET],
                 top_k=self.top_k,
                 only_context=True,
             )
 
         results = self._call(search)
+        parse = hybrid_items if self.search_type == "hybrid_completion" else context_items
         items: list[RetrievedItem] = []
         for result in results or []:
             context = result.get("search_result") if isinstance(result, dict) else result
             for text in context if isinstance(context, list) else [context]:
-                items += context_items(str(text or ""))
+                items += parse(str(text or ""))
         return items
 
     # -- the audit's view ----------------------------------------------------------------
@@ -562,6 +572,43 @@ def _payload_text(payload: Any) -> str:
     if isinstance(payload, dict):
         return _property_text(payload)
     return str(payload)
+
+
+CHUNK_STORE = f"{VECTOR_STORE}.DocumentChunk_text"
+
+
+def hybrid_items(context: str) -> list[RetrievedItem]:
+    """Cognee's hybrid context as items: each passage, each entity block, each related fact.
+
+    With ``only_context`` HYBRID_COMPLETION hands back its answering prompt: the question,
+    an instruction, then ``Context:`` and the context between backticks, in sections —
+    ``## Relevant passages`` (chunks separated by ``---``), ``## Relevant entities``
+    (``### name (type)`` blocks of fact lines), ``## Related facts`` (``- fact`` lines).
+    Another section comes back whole, as one item.
+    """
+    body = context.split("Context:\n", 1)[1] if "Context:\n" in context else context
+    body = body.strip().strip("`").strip()
+    if not body:
+        return []
+    found: list[tuple[str, str]] = []
+    for section in re.split(r"^## ", body, flags=re.M):
+        title, _, text = section.partition("\n")
+        title, text = title.strip(), text.strip()
+        if not text:
+            continue
+        if title == "Relevant passages":
+            found += [(p.strip(), CHUNK_STORE) for p in re.split(r"^---$", text, flags=re.M) if p.strip()]
+        elif title == "Relevant entities":
+            for block in re.split(r"^### ", text, flags=re.M):
+                head, _, lines = block.partition("\n")
+                facts = [line[2:].strip() for line in lines.splitlines() if line.startswith("- ")]
+                if head.strip():
+                    found.append((f"{head.strip()}: " + "; ".join(facts), NODE_STORE))
+        elif title == "Related facts":
+            found += [(line[2:].strip(), EDGE_STORE) for line in text.splitlines() if line.startswith("- ")]
+        else:
+            found.append((f"{title}\n{text}", NODE_STORE))
+    return [RetrievedItem(text=text, store=store, score=float(len(found) - rank)) for rank, (text, store) in enumerate(found)]
 
 
 _NODE_RE = re.compile(r"Node: (.*?)\n__node_content_start__\n(.*?)\n__node_content_end__", re.S)

@@ -85,3 +85,29 @@ def test_a_request_in_other_words_finds_the_fact_only_by_meaning(tmp_path: Path,
     else:  # no word of the request is in the turn: by words alone nothing is found
         assert "sesame" in stored and receipt["resolved_by_meaning"] == 0
     assert "porto" in stored and "walk the dog" in stored
+
+
+#: MiniLM cosines with "my musical instruments and gear": Rhodes 0.43, guitar 0.38, the dog
+#: 0.07, Ana 0.05 (the category lexicon has no word for it: by words, nothing matches)
+F3_TURNS = [
+    ("S1", 0, "user", "I play a 1978 Fender Rhodes through a small Roland amp."),
+    ("S1", 0, "user", "My guitar is a Yamaha acoustic I bought in Osaka."),
+    ("S2", 1, "user", "I walk the dog every morning at seven."),
+    ("S2", 1, "user", "My sister Ana teaches maths in Porto."),
+]
+
+
+@pytest.mark.parametrize(("request_text", "gone", "kept"), [
+    ("Please forget everything about my musical instruments and gear.", ["rhodes", "yamaha"], ["dog", "porto"]),
+    ("Please forget everything about my musical instruments and gear, except the guitar.",
+     ["rhodes"], ["yamaha", "dog", "porto"]),
+])
+def test_a_category_by_meaning_keeps_its_exception(tmp_path: Path, request_text: str, gone: list[str],
+                                                    kept: list[str]) -> None:
+    _minilm_or_skip()
+    system = create_system("erasemem", SystemContext(workdir=tmp_path, options={"semantic": True}))
+    for i, (sid, day, role, text) in enumerate([*F3_TURNS, ("S3", 2, "user", request_text)]):
+        system.ingest(TurnEvent(role, text, sid, T0 + timedelta(days=day, minutes=i)))
+    units = " ".join(r.text for r in system.dump() if r.store == "units").lower()
+    assert all(word not in units for word in gone), units
+    assert all(word in units for word in kept), units

@@ -31,7 +31,7 @@ from bemula.systems.erasemem.owners import (
     owned_by_someone_else,
     owners_of,
 )
-from bemula.systems.erasemem.semantic import SemanticMatcher
+from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.timeparse import parse_time_reference
 from bemula.systems.erasemem.tokens import tokenize
@@ -289,6 +289,10 @@ def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_
     return [u for u in store.units.values() if u.turn_id != exclude_turn and code_spans(u.text, keys)]
 
 
+#: where a category request's exception begins ("my home, apart from which town I live in")
+_EXCEPT_TAIL = re.compile(r",?\s+(?:apart\s+from|except|but\s+not|other\s+than|all\s+except|besides|but\s+keep)\b", re.I)
+
+
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
     """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage."""
     tokens = _phrase_tokens(phrase)
@@ -385,6 +389,20 @@ def resolve(
         for unit in store.user_units():
             if unit.categories & cats and (others_too or not about_someone_else(unit.text)):
                 selected[unit.id] = unit
+        if semantic is not None:
+            # by meaning too: what the user described ("my musical instruments and gear")
+            # reaches "I play a Fender Rhodes", which no category word marks; an exception
+            # its words do not find keeps its nearest unit
+            live = [u for u in store.user_units() if u.turn_id != request_turn_id]
+            described = _EXCEPT_TAIL.split(category_text)[0]
+            for unit in semantic.near(described, live, CATEGORY_MIN_COSINE):
+                if others_too or not about_someone_else(unit.text):
+                    selected[unit.id] = unit
+            for phrase in exceptions_of(intent):
+                if not match_phrase(store, phrase, exclude_turn=request_turn_id):  # its words win
+                    nearest = semantic.nearest(phrase, live)
+                    if nearest is not None:
+                        selected.pop(nearest.id, None)
         # "all the health stuff except the hep B date", "… Keep only the payment date"
         for phrase in exceptions_of(intent):
             for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):

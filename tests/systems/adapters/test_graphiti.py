@@ -195,3 +195,24 @@ def test_kuzu_never_loads_before_the_embedded_models_library() -> None:
             "_load_llama_cpp_first()\nimport kuzu\nimport xllamacpp\nprint('both loaded')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "both loaded" in done.stdout, done.stderr[-500:]
+
+
+def test_max_tokens_caps_every_call_on_the_wire(context: SystemContext, scripted, tiny_a) -> None:
+    """Graphiti asks for 16,384 completion tokens on some steps whatever its client says;
+    ``-o max_tokens=N`` must reach every request that leaves the process."""
+    server, _ = scripted
+    turns = list(tiny_a.forget.iter_turns())[:2]
+    for cap, check in ((None, lambda n: n > 4096), (300, lambda n: n <= 300)):
+        options = dict(context.options, **({"max_tokens": cap} if cap else {}))
+        before = len(server.chat_requests())
+        system = GraphitiSystem(dataclasses.replace(context, options=options,
+                                                    workdir=context.workdir / f"cap-{cap}"))
+        system.reset()
+        try:
+            for session, turn in turns:
+                system.ingest(TurnEvent(turn.role.value, turn.text, session.id, turn.timestamp))
+        finally:
+            system.close()
+        asked = [body.get("max_tokens") or body.get("max_completion_tokens") for body in server.chat_requests()[before:]]
+        assert asked and all(n is not None for n in asked)
+        assert (any if cap is None else all)(check(n) for n in asked), (cap, asked)

@@ -108,6 +108,25 @@ class GraphitiOptions(EmbeddingTopKOptions):
     structured_output: Literal["json_schema", "json_object"] = Field(
         default="json_schema", description="how Graphiti asks the endpoint for JSON"
     )
+    max_tokens: int | None = Field(
+        default=None, ge=16,
+        description="cap on every LLM call's completion tokens (Graphiti asks for up to 16,384, "
+                    "which a small local model may spend on one call)",
+    )
+
+
+def _cap_completion_tokens(client: Any, cap: int) -> None:
+    """Every chat call of ``client`` asks for at most ``cap`` completion tokens: some of
+    Graphiti's steps pass 16,384 themselves (edge extraction), past the client's setting."""
+    create = client.chat.completions.create
+
+    async def capped(*args: Any, **kwargs: Any) -> Any:
+        for key in ("max_tokens", "max_completion_tokens"):
+            if key in kwargs and kwargs[key] is not None:
+                kwargs[key] = min(int(kwargs[key]), cap)
+        return await create(*args, **kwargs)
+
+    client.chat.completions.create = capped
 
 
 def graphiti_installed() -> bool:
@@ -241,6 +260,7 @@ class GraphitiSystem(MemorySystem):
         self.top_k = options.top_k or DEFAULT_TOP_K
         self.episode_unit = options.episode
         self.structured_output = options.structured_output
+        self.max_tokens = options.max_tokens
         self.usage = UsageCounter()
         self._counter = _HttpCounter(self.usage)
         self.episodes_added = 0
@@ -310,8 +330,11 @@ class GraphitiSystem(MemorySystem):
             small_model=self.chat.model,
             base_url=self.chat.base_url,
             temperature=0,
+            **({"max_tokens": self.max_tokens} if self.max_tokens else {}),
         )
         chat_client = self._async_client(self.chat.base_url, self.chat.api_key)
+        if self.max_tokens:
+            _cap_completion_tokens(chat_client, self.max_tokens)
         embedder = OpenAIEmbedder(
             OpenAIEmbedderConfig(
                 embedding_model=self.embedder.model,
@@ -323,7 +346,8 @@ class GraphitiSystem(MemorySystem):
         )
         return Graphiti(
             graph_driver=driver,
-            llm_client=OpenAIGenericClient(config, client=chat_client, structured_output_mode=self.structured_output),
+            llm_client=OpenAIGenericClient(config, client=chat_client, structured_output_mode=self.structured_output,
+                                           **({"max_tokens": self.max_tokens} if self.max_tokens else {})),
             embedder=embedder,
             cross_encoder=OpenAIRerankerClient(config, client=chat_client),
         )

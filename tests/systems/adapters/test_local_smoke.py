@@ -4,8 +4,10 @@ Only that the real package completes a few ingest calls through the real local s
 the run's real embedding model: a 0.5B model cannot drive these systems through a dialogue
 (see docs/systems.md), so nothing about the memories' content is asserted. One exchange
 each: mem0 (both series) and LangMem make one ``add``/batch, A-MEM two notes, SimpleMem one window,
-LightMem one forced extraction, Cognee one add + cognify. (Graphiti is not here: one episode on the 0.5B model did not
-finish in 14 minutes -- its clients allow 16,384 completion tokens a call; issue 21.)
+LightMem one forced extraction, Cognee one add + cognify. (Graphiti is not here: on the 0.5B
+model its JSON never ends -- uncapped, one episode did not finish in 14 minutes; with
+``-o max_tokens=384`` and ``=1536`` (one episode for the exchange) the output was cut inside a
+string and Graphiti raised JSONDecodeError after its retries, in 5 and 12 minutes; issue 21.)
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bemula.model import Instance, Version
-from bemula.runfolder.dumps import write_dump, write_stats
+from bemula.runfolder.dumps import dump_text, write_dump_text, write_stats
 from bemula.runfolder.jsonl import JsonlAppender
 from bemula.runfolder.records import AnswerRecord
 
@@ -81,7 +81,7 @@ def _backbone(config: RunConfig, spec: dict[str, Any]) -> tuple[Any, Any]:
 def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
                   todo: dict[str, list[str]]) -> Iterator[list[tuple[Any, ...]]]:
     """Run one instance in this Ray worker; yields bundles of ``("records", [(key, JSON
-    line)])`` and ``("state", version, dump, stats)``, the last ending with ``("done",
+    line)])`` and ``("state", version, dump JSONL text, stats)``, the last ending with ``("done",
     InstanceResult)`` or ``("failed"|"fatal", message, traceback)``."""
     from bemula.run.instance import run_instance
     from bemula.run.runner import _is_fatal, answer_concurrency, system_context
@@ -103,7 +103,7 @@ def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
                     out=Path(scratch),
                     # serialised here, in parallel: the driver only writes the lines
                     emit=lambda records: outbox.put(("records", [(r.key, r.model_dump_json()) for r in records])),
-                    on_state=lambda version, dump, stats: outbox.put(("state", version.value, dump, stats)),
+                    on_state=lambda version, dump, stats: outbox.put(("state", version.value, dump_text(dump), stats)),
                     concurrency=answer_concurrency(config),
                 )
             outbox.put(("done", result))
@@ -187,7 +187,7 @@ def run_ray(
             return False
         if kind == "state":
             _, version, dump, stats = item
-            write_dump(out, instance_id, version, dump)
+            write_dump_text(out, instance_id, version, dump)
             write_stats(out, instance_id, version, stats)
             return False
         if kind == "done":

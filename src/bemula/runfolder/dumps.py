@@ -29,13 +29,22 @@ def dump_path(out: Path, instance_id: str, version: Version | str) -> Path:
     return confined(out / DUMPS_DIR, instance_id) / f"{Version(version).value}.jsonl"
 
 
-def write_dump(out: Path, instance_id: str, version: Version | str, records: list[StoreRecord]) -> Path:
-    path = dump_path(out, instance_id, version)
-    lines = "".join(
+def dump_text(records: list[StoreRecord]) -> str:
+    """A dump's file content: one JSON line per record. Encoded where the dump was made (a
+    Ray worker), so the one writer only writes it (``write_dump_text``)."""
+    return "".join(
         json.dumps({"store": r.store, "id": r.id, "text": r.text}, ensure_ascii=False) + "\n" for r in records
     )
-    atomic_write_text(path, lines)  # no fsync: a dump can always be rebuilt by re-ingesting
+
+
+def write_dump_text(out: Path, instance_id: str, version: Version | str, text: str) -> Path:
+    path = dump_path(out, instance_id, version)
+    atomic_write_text(path, text)  # no fsync: a dump can always be rebuilt by re-ingesting
     return path
+
+
+def write_dump(out: Path, instance_id: str, version: Version | str, records: list[StoreRecord]) -> Path:
+    return write_dump_text(out, instance_id, version, dump_text(records))
 
 
 def read_dump(path: Path) -> list[StoreRecord]:

@@ -370,3 +370,11 @@ def test_a_hedge_before_a_listed_antecedent_is_not_a_target() -> None:
     intent = parse_forget_request("Bit awkward, but my locker code and the name of my vet: bin those, please.")
     assert intent is not None
     assert [t.lower() for t in intent.targets] == ["my locker code", "the name of my vet"]
+
+
+def test_the_thing_before_i_gave_you_is_the_target_when_only_a_time_follows() -> None:
+    intent = parse_forget_request("The pension figure I gave you last week: please delete that one.")
+    assert intent is not None and intent.kind == ForgetKind.FACT
+    assert intent.targets == ["The pension figure"]
+    about = parse_forget_request("I told you about my salary yesterday. Please forget it.")
+    assert about is not None and "salary" in about.targets[0]  # the thing follows the verb: as before

@@ -388,8 +388,25 @@ def _antecedent(clause: str) -> str | None:
     m = _ANTECEDENT_CUE.search(clause)
     if m:
         np = re.sub(r"^(?:about\s+|that\s+)", "", m.group("np").strip(), flags=re.I)
+        if _ONLY_WHEN.fullmatch(np.strip(" ,.;:!?")):
+            # "the Lånekassen figure I gave you last week": the thing comes before the
+            # speech verb, what follows it only says when
+            head = re.sub(r"\s*\b(?:that|which)?\s*(?:i|i've|i’ve|i\s+have|we)\s*$", "", clause[: m.start()],
+                          flags=re.I).strip(" ,.;:!?—–-")
+            if head:
+                return head
         return np.strip(" ,.;:!?") or None
     return None
+
+
+#: a phrase that only says when ("last week", "the other day", "on Sunday evening")
+_ONLY_WHEN = re.compile(
+    r"(?:(?:the\s+other|last|this|that|yesterday|earlier|on|in|a\s+few|a\s+couple\s+of|\w+)\s+)?"
+    r"(?:day|days|week|weeks|month|months|night|evening|morning|afternoon|weekend|time|ago|before|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|earlier)"
+    r"(?:\s+(?:ago|evening|morning|night|afternoon))?",
+    re.I,
+)
 
 
 _SPEECH_OBJECT = re.compile(

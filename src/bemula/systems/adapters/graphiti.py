@@ -315,7 +315,7 @@ class GraphitiSystem(MemorySystem):
         _load_llama_cpp_first()
         from graphiti_core.driver.kuzu_driver import KuzuDriver
         from graphiti_core.embedder.openai import OpenAIEmbedder, OpenAIEmbedderConfig
-        from graphiti_core.llm_client.config import LLMConfig
+        from graphiti_core.llm_client.config import DEFAULT_MAX_TOKENS, LLMConfig
         from graphiti_core.llm_client.openai_generic_client import OpenAIGenericClient
 
         fresh = not self.db_path.exists()
@@ -330,7 +330,7 @@ class GraphitiSystem(MemorySystem):
             small_model=self.chat.model,
             base_url=self.chat.base_url,
             temperature=0,
-            **({"max_tokens": self.max_tokens} if self.max_tokens else {}),
+            max_tokens=self.max_tokens or DEFAULT_MAX_TOKENS,
         )
         chat_client = self._async_client(self.chat.base_url, self.chat.api_key)
         if self.max_tokens:
@@ -347,7 +347,7 @@ class GraphitiSystem(MemorySystem):
         return Graphiti(
             graph_driver=driver,
             llm_client=OpenAIGenericClient(config, client=chat_client, structured_output_mode=self.structured_output,
-                                           **({"max_tokens": self.max_tokens} if self.max_tokens else {})),
+                                           max_tokens=self.max_tokens or DEFAULT_MAX_TOKENS),
             embedder=embedder,
             cross_encoder=OpenAIRerankerClient(config, client=chat_client),
         )

@@ -280,3 +280,24 @@ def test_a_whole_run_then_the_audit_finds_every_forgotten_value(tmp_path) -> Non
     assert stores[f"{VECTOR_STORE}.DocumentChunk_text"].values_found >= 1
     assert audit.values_with_residue == audit.values_protected
     print({name: (s.residues, s.values_found) for name, s in stores.items()}, audit.values_protected, dict(model.calls))
+
+
+def test_the_api_key_reaches_no_store_and_no_file(scripted, tiny_a, tmp_path) -> None:
+    """Cognee is handed the run's key (its LLM and embedding configs): it must not end up in
+    a dump (which the run folder keeps) nor in any file of the store."""
+    from bemula.llm.client import LLMClient, LLMConfig
+
+    server, _ = scripted
+    canary = "sk-bemula-canary-7f3a9c"
+    llm = LLMClient(LLMConfig(model="scripted", base_url=server.base_url, api_key=canary))
+    system = CogneeSystem(SystemContext(workdir=tmp_path / "store", llm=llm,
+                                        options={"embedding_base_url": server.base_url}))
+    system.reset()
+    try:
+        feed(system, tiny_a.forget)
+        assert not [r.store for r in system.dump() if canary in r.text]
+    finally:
+        system.close()
+        llm.close()
+    leaking = [p for p in (tmp_path / "store").rglob("*") if p.is_file() and canary.encode() in p.read_bytes()]
+    assert not leaking

@@ -366,3 +366,27 @@ def test_a_phrase_that_fits_many_units_deletes_only_the_best_few(tmp_path: Path)
                   for i in range(8)] + [("S9", 9, "user", "Please forget honestly quick one.")])
     kept = [r for r in system.dump() if r.store == "units" and "kite" in r.text]
     assert len(kept) >= 5
+
+
+def test_an_update_that_sets_the_old_value_against_the_new_one_removes_that_value(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The dentist moved me to Tuesday March 3, 10:15am, at the Elm Street practice."),
+        ("S1", 0, "user", "My sister's wedding is on Saturday June 6."),
+        ("S2", 5, "user", "The practice rang again: it's March 10 now, not March 3, same time. Please scrap the old date."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "March 3" not in dumped and "March 10" in dumped
+    assert "June 6" in dumped and "Elm Street" in dumped  # only the old value's words went
+
+
+def test_an_updated_code_finds_the_old_code_of_the_same_shape(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "There's a keysafe by the back door for the carers. Code's 4471."),
+        ("S1", 0, "user", "My gym locker is number 218 and my PIN for it is 9035."),
+        ("S2", 3, "user", "We've had the keysafe code changed. It's 2093 now. Scrap the old one completely."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "4471" not in dumped and "2093" in dumped
+    assert "9035" in dumped  # another code, of another thing

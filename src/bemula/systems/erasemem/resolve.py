@@ -459,8 +459,14 @@ def resolve(
         anchors: set[str] = set()
         old_named = old_value_of(intent.statements)
         targets = list(intent.targets)
-        if old_named and not any({t for t in _phrase_tokens(p) if t not in GENERIC} - new_tokens for p in targets):
-            targets = [old_named]  # "… cancelled PureGym …, so forget the old gym": PureGym
+        if old_named and (
+            not any({t for t in _phrase_tokens(p) if t not in GENERIC} - new_tokens for p in targets)
+            or all(_OLD_ONE.search(p) for p in targets)
+        ):
+            # "… cancelled PureGym …, so forget the old gym": PureGym; "it's May 7 now, not
+            # April 23 — scrap the old date": April 23
+            targets = [old_named]
+        named_outright = targets == [old_named]
         for phrase in targets:
             named = {t for t in _phrase_tokens(phrase) if t not in GENERIC} - new_tokens
             if named and any(_df(store, t) for t in named):
@@ -471,6 +477,14 @@ def resolve(
                     selected[unit.id] = unit
                 anchors |= {t for t in named if _df(store, t)}
             else:  # "delete the old one": find the statement of the attribute being replaced
+                same_kind = _same_kind_holders(store, new_value, intent.statements, new_tokens, request_turn_id)
+                if same_kind:
+                    # "the keysafe code changed. It's 2093 now": the unit with the code's word
+                    # and a number of 2093's shape ("Code's 4471")
+                    for unit in same_kind:
+                        selected[unit.id] = unit
+                    anchors |= {t for u in same_kind for t in u.tokens if t.isdigit() and t not in new_tokens}
+                    continue
                 probes = [m.group(1) for st in intent.statements for m in _MY_PHRASE.finditer(st)]
                 probes += [" ".join(t for t in tokenize(st) if t not in new_tokens and t not in GENERIC)
                            for st in intent.statements]
@@ -487,6 +501,8 @@ def resolve(
         # white" beside "coffee") go too — never the new value's words nor the attribute's
         attribute = attribute_tokens(intent.statements) - anchors
         for unit in list(selected.values()):
+            if named_outright and anchors:
+                break  # the request wrote the old value out: its words are the value, not the unit's others
             values = value_tokens_of(store, unit, exclude=new_tokens)
             res.value_tokens |= (values - attribute) or values
         old_tokens = res.value_tokens
@@ -605,15 +621,55 @@ _OLD_VALUE = re.compile(
 )
 
 
+#: a target that only points at the replaced value ("the old one", "the old date everywhere")
+_OLD_ONE = re.compile(r"\b(?:old|previous|former|earlier|outdated)\b", re.I)
+
+
+def _same_kind_holders(store: MemoryStore, new_value: str | None, statements: list[str], new_tokens: set[str],
+                       request_turn_id: str) -> list[Unit]:
+    """When the new value is a number ("It's 2093 now"), the units that state a number with
+    as many digits, other than it, beside a word the change statement names ("keysafe",
+    "code"): the old value of the same attribute. At most two; none when it is ambiguous."""
+    digits = re.sub(r"\D", "", new_value or "")
+    if len(digits) < 3:
+        return []
+    words = {t for st in statements for t in tokenize(st) if not t.isdigit()} - GENERIC - new_tokens - _CHANGE_WORDS
+    found = [
+        u for u in store.units.values()
+        if u.turn_id != request_turn_id and u.tokens & words
+        and any(len(re.sub(r"\D", "", t)) == len(digits) and re.sub(r"\D", "", t) != digits
+                for t in re.findall(r"\d[\d ,.-]*\d|\d", u.text))
+    ]
+    return found if 0 < len(found) <= 2 else []
+
+
+#: words of a change statement that describe the change, not the attribute
+_CHANGE_WORDS = frozenset(tokenize(
+    "changed change changing switched switch moved new now old had have got get updated update replaced "
+    "scrap forget delete remove keep want two numbers knocking head mine"
+))
+
+
 def old_value_of(statements: list[str]) -> str | None:
-    """The old value a change statement names ("I've cancelled PureGym and …" -> PureGym)."""
+    """The old value a change statement names ("I've cancelled PureGym and …" -> PureGym;
+    "it's May 7 now, not April 23" -> April 23)."""
     for statement in statements:
-        m = _OLD_VALUE.search(statement)
-        if m:
-            value = m.group("v").strip()
-            if value and len(value.split()) <= 5:
-                return value
+        for pattern in (_OLD_VALUE, *_NOT_THE_OLD):
+            m = pattern.search(statement)
+            if m:
+                value = m.group("v").strip()
+                if value and len(value.split()) <= 5:
+                    return value
     return None
+
+
+#: the old value set against the new one: "it's May 7 now, not April 23", "2093 instead of 4471"
+_NOT_THE_OLD = (
+    re.compile(r",\s+(?:and\s+)?(?:not|no\s+longer)\s+(?:the\s+)?" + _V_SHORTEST
+               + r"(?=\s*(?:[,.;:!?)]|$))", re.I),
+    re.compile(r"\b(?:instead\s+of|rather\s+than|replacing)\s+(?:the\s+)?" + _V_SHORTEST
+               + r"(?=\s*(?:[,.;:!?)]|$))", re.I),
+)
 
 
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:

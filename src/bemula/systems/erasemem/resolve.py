@@ -483,7 +483,9 @@ def resolve(
                     # and a number of 2093's shape ("Code's 4471")
                     for unit in same_kind:
                         selected[unit.id] = unit
-                    anchors |= {t for u in same_kind for t in u.tokens if t.isdigit() and t not in new_tokens}
+                    shape = len(re.sub(r"\D", "", new_value or ""))
+                    anchors |= {t for u in same_kind for t in u.tokens
+                                if t.isdigit() and len(t) == shape and t not in new_tokens}
                     continue
                 probes = [m.group(1) for st in intent.statements for m in _MY_PHRASE.finditer(st)]
                 probes += [" ".join(t for t in tokenize(st) if t not in new_tokens and t not in GENERIC)

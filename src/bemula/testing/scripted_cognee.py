@@ -28,20 +28,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bemula.testing.fake_server import Fault
-from bemula.testing.scripted_graphiti import TINY_A_GRAPH_RULES, USER, GraphRule
+from bemula.testing.scripted_graphiti import (
+    TINY_A_GRAPH_RULES,
+    USER,
+    GraphRule,
+    message_text,
+    rules_for_user_lines,
+)
 
 __all__ = ["TINY_A_GRAPH_RULES", "ScriptedCogneeModel"]
 
 GRAPH_PROMPT = "You are a top-tier algorithm designed for extracting information in structured formats"
 SUMMARY_PROMPT = "Summarize the chunk for retrieval."
 PROBE_PROMPT = 'Respond to me with the following string: "test"'
-
-
-def _content(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, list):
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return str(content or "")
 
 
 #: the rules' entities that are people (Cognee asks for elementary node types: "Person")
@@ -75,21 +74,13 @@ class ScriptedCogneeModel:
 
     def rules_for(self, chunk: str) -> list[GraphRule]:
         """The first matching rule of each ``user:`` line of a chunk (more specific rules first)."""
-        found: list[GraphRule] = []
-        for line in chunk.splitlines():
-            speaker, sep, text = line.partition(":")
-            if not sep or speaker.strip().lower() != USER:
-                continue
-            rule = next((r for r in self.rules if r.matches(text)), None)
-            if rule is not None and rule not in found:
-                found.append(rule)
-        return found
+        return rules_for_user_lines(self.rules, chunk)
 
     # -- dispatch ----------------------------------------------------------------------
     def __call__(self, path: str, body: dict[str, Any]) -> Any:
         messages = body.get("messages") or []
-        system = _content(messages[0]) if messages else ""
-        user = _content(messages[-1]) if messages else ""
+        system = message_text(messages[0]) if messages else ""
+        user = message_text(messages[-1]) if messages else ""
         if system.startswith(PROBE_PROMPT):
             self._count("cognee.probe")
             return "test"
@@ -100,7 +91,7 @@ class ScriptedCogneeModel:
         if self.fallback is not None:
             self._count("fallback")
             return self.fallback
-        prompt = "\n".join(_content(m) for m in messages)
+        prompt = "\n".join(message_text(m) for m in messages)
         return Fault("http", status=500, message=f"no scripted answer for prompt starting {prompt[:120]!r}")
 
     def _answer(self, kind: str, payload: dict[str, Any]) -> str:

@@ -116,7 +116,8 @@ TINY_A_GRAPH_RULES: list[GraphRule] = [
 ]
 
 
-def _content(message: dict[str, Any]) -> str:
+def message_text(message: dict[str, Any]) -> str:
+    """A chat message's text (string content, or its content parts joined)."""
     content = message.get("content")
     if isinstance(content, list):
         return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
@@ -154,6 +155,19 @@ def _speaker_lines(message: str) -> list[tuple[str, str]]:
     return lines
 
 
+def rules_for_user_lines(rules: list[GraphRule], text: str) -> list[GraphRule]:
+    """The first matching rule of each ``user:`` line of ``text`` (an episode, a chunk), in
+    order, each rule once (list the more specific rules first)."""
+    found: list[GraphRule] = []
+    for speaker, line in _speaker_lines(text):
+        if speaker.lower() != USER:
+            continue
+        rule = next((r for r in rules if r.matches(line)), None)
+        if rule is not None and rule not in found:
+            found.append(rule)
+    return found
+
+
 @dataclass
 class ScriptedGraphitiModel:
     """A ``FakeOpenAIServer`` responder for Graphiti driven by :class:`GraphRule` s.
@@ -177,20 +191,13 @@ class ScriptedGraphitiModel:
 
     def rules_for(self, message: str) -> list[GraphRule]:
         """The first matching rule of each *user* line of an episode."""
-        found: list[GraphRule] = []
-        for speaker, text in _speaker_lines(message):
-            if speaker.lower() != USER:
-                continue
-            rule = next((r for r in self.rules if r.matches(text)), None)
-            if rule is not None and rule not in found:
-                found.append(rule)
-        return found
+        return rules_for_user_lines(self.rules, message)
 
     # -- dispatch ----------------------------------------------------------------------
     def __call__(self, path: str, body: dict[str, Any]) -> Any:
         messages = body.get("messages") or []
-        system = _content(messages[0]) if messages else ""
-        prompt = "\n".join(_content(m) for m in messages)
+        system = message_text(messages[0]) if messages else ""
+        prompt = "\n".join(message_text(m) for m in messages)
         if system.startswith("You are an entity extraction specialist for conversational messages"):
             return self._answer("graphiti.extract_nodes", self._extract_nodes(prompt))
         if system.startswith("You are an expert fact extractor"):

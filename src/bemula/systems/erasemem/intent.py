@@ -271,6 +271,8 @@ _CHANGE = re.compile(
     r"now,\s+not)\b",
     re.I,
 )
+#: a statement that tells of a change (for resolution: where the replaced attribute is named)
+CHANGE_CUE = _CHANGE
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|"
                          r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+)\s*", re.I)
 #: what a further item of a list opens with ("…, my phone", "…, and the PIN", "…, 2093")

@@ -20,7 +20,7 @@ from datetime import datetime
 
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans
-from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
+from bemula.systems.erasemem.intent import CHANGE_CUE, ForgetIntent, ForgetKind
 from bemula.systems.erasemem.owners import (
     KIN,
     MY_THING,
@@ -635,7 +635,10 @@ def _same_kind_holders(store: MemoryStore, new_value: str | None, statements: li
     digits = re.sub(r"\D", "", new_value or "")
     if len(digits) < 3:
         return []
-    words = {t for st in statements for t in tokenize(st) if not t.isdigit()} - GENERIC - new_tokens - _CHANGE_WORDS
+    # the attribute is named where the change is told ("we've had the keysafe code changed",
+    # "It's 2093 now"), not in the rest of the message
+    told = [st for st in statements if CHANGE_CUE.search(st) or digits in re.sub(r"\D", "", st)]
+    words = {t for st in told for t in tokenize(st) if not t.isdigit()} - GENERIC - new_tokens - _CHANGE_WORDS
     found = [
         u for u in store.units.values()
         if u.turn_id != request_turn_id and u.tokens & words
@@ -647,8 +650,7 @@ def _same_kind_holders(store: MemoryStore, new_value: str | None, statements: li
 
 #: words of a change statement that describe the change, not the attribute
 _CHANGE_WORDS = frozenset(tokenize(
-    "changed change changing switched switch moved new now old had have got get updated update replaced "
-    "scrap forget delete remove keep want two numbers knocking head mine"
+    "changed change changing switched switch moved new now old had have got get updated update replaced"
 ))
 
 

@@ -362,8 +362,8 @@ def test_a_phrase_that_fits_many_units_deletes_only_the_best_few(tmp_path: Path)
     """A request whose words are a speaker's filler matches every unit that repeats it; a
     named fact is stated a few times, so at most three units go, never all of them."""
     system = make(tmp_path)
-    feed(system, [(f"S{i}", i, "user", f"Honestly, quick one. My hobby number {i} is kite surfing near pier {i}.")
-                  for i in range(8)] + [("S9", 9, "user", "Please forget honestly quick one.")])
+    feed(system, [(f"S{i}", i, "user", f"Bit random, but my hobby number {i} is kite surfing near pier {i}.")
+                  for i in range(8)] + [("S9", 9, "user", "Please forget bit random.")])
     kept = [r for r in system.dump() if r.store == "units" and "kite" in r.text]
     assert len(kept) >= 5
 
@@ -383,10 +383,12 @@ def test_an_update_that_sets_the_old_value_against_the_new_one_removes_that_valu
 def test_an_updated_code_finds_the_old_code_of_the_same_shape(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [
-        ("S1", 0, "user", "There's a keysafe by the back door for the carers. Code's 4471."),
+        ("S1", 0, "user", "There's a keysafe by the back door for the carers."),
+        ("S1", 0, "user", "Code's 4471, in case I forget it again."),
         ("S1", 0, "user", "My gym locker is number 218 and my PIN for it is 9035."),
         ("S2", 3, "user", "We've had the keysafe code changed. It's 2093 now. Scrap the old one completely."),
     ])
     dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
     assert "4471" not in dumped and "2093" in dumped
     assert "9035" in dumped  # another code, of another thing
+    assert "back door" in dumped  # where the keysafe is was not replaced: only the code was

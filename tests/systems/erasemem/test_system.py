@@ -392,3 +392,68 @@ def test_an_updated_code_finds_the_old_code_of_the_same_shape(tmp_path: Path) ->
     assert "4471" not in dumped and "2093" in dumped
     assert "9035" in dumped  # another code, of another thing
     assert "back door" in dumped  # where the keysafe is was not replaced: only the code was
+
+
+def test_the_old_one_is_the_earlier_name_beside_the_attributes_words(tmp_path: Path) -> None:
+    # "the old one" names nothing: the old value is the earlier *name* (the new value is a
+    # name) in the sentence that says the attribute ("bank"); only its own words go
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My salary goes into my account at Harbourline Bank."),
+        ("S1", 0, "user", "The Harbourline Bank app logged me out again mid-transfer."),
+        ("S1", 0, "user", "My sister Ottilie banks with Corvin Mutual and loves it."),
+        ("S1", 0, "user", "The bank holiday traffic was awful on the way to Leeds."),
+        ("S2", 4, "user", "Things moved on and which bank I use ended up being Fenwick Savings Bank. "
+                          "Whatever you had before is out of date, so do not use it."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "Harbourline" not in dumped and "Fenwick Savings Bank" in dumped
+    assert "Corvin Mutual" in dumped  # a name beside "banks", but not the attribute's sentence-mate
+    assert "bank holiday" in dumped and "Leeds" in dumped  # the attribute's word stays elsewhere
+
+
+def test_the_old_one_stays_when_two_earlier_names_fit_equally(tmp_path: Path) -> None:
+    # two different podcasts said the same way: which one was replaced is unknown, so
+    # neither is deleted (a wrong guess would lose a kept fact and keep the old value)
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My podcast on the commute is Radiolab."),
+        ("S1", 0, "user", "My podcast at the gym is Darknet Diaries."),
+        ("S2", 2, "user", "My podcast switched to Reply All, so forget the old one."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Radiolab" in dumped and "Darknet Diaries" in dumped
+
+
+def test_an_update_of_weekdays_replaces_the_earlier_weekdays(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I lift on Mondays and Thursdays before work."),
+        ("S1", 0, "user", "Choir practice is on Sunday evenings."),
+        ("S2", 6, "user", "The days I lift changed to Tuesdays and Fridays, so please forget the old ones."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "Mondays and Thursdays" not in dumped and "Tuesdays and Fridays" in dumped
+    assert "Sunday evenings" in dumped
+
+
+@pytest.mark.parametrize("request_text", [
+    "Wait, what I just told you, can you not hold on to that?",
+    "Let's leave what I just told you out of your notes.",
+    "Please don't save the thing I mentioned a minute ago.",
+    "Scrap the personal detail in my last message.",
+])
+def test_what_i_just_told_you_is_the_last_user_turn(tmp_path: Path, request_text: str) -> None:
+    # a back-reference to the message before: its statement about the user goes, not its
+    # question, and not what was said earlier in the session
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My allotment plot is number 14 at Gorse Hill."),
+        ("S1", 0, "assistant", "Nice, plot 14 at Gorse Hill."),
+        ("S1", 0, "user", "Is clay soil bad for carrots? My therapist is Dr Anselm Vey."),
+        ("S1", 0, "assistant", "Clay can fork carrots; Dr Vey sounds like a good support."),
+        ("S1", 0, "user", request_text),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "Anselm" not in dumped and "Vey" not in dumped
+    assert "Gorse Hill" in dumped and "carrots" in dumped

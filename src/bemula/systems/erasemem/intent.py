@@ -412,6 +412,14 @@ _ONLY_WHEN = re.compile(
 )
 
 
+#: what the user said a moment ago: "what I just told you", "the thing I mentioned a minute
+#: ago", "the personal detail in my last message", "that just now" — the last thing they said
+JUST_SAID = re.compile(
+    r"\b(?:just\s+(?:told|said|mentioned|shared|wrote|typed|sent|gave|put|let\s+slip)|just\s+now|"
+    r"(?:a\s+)?(?:minute|moment|second|sec|few\s+minutes)\s+ago|"
+    r"(?:my\s+)?(?:last|previous|earlier)\s+(?:message|msg|text|reply)|(?:that|what|it)\s+(?:just\s+)?slipped\s+out)\b",
+    re.I,
+)
 _SPEECH_OBJECT = re.compile(
     r"^(?:(?:all|any|every|each)\s+(?:of\s+)?)?(?:that|this|the|our|those|these|what|everything|"
     r"anything|whatever|all)\b(?:(?!\babout\b).)*\b(?:conversations?|chats?|sessions?|discussions?|"
@@ -486,8 +494,8 @@ _TEXTING: list[_Rewrite] = [
 #: idioms of removal rewritten as the plain request they make, so one grammar reads them all
 _IDIOMS: list[_Rewrite] = [
     # "take that off your notes", "get my salary out of your records"
-    (r"\b(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
-     r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"remove \1"),
+    (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
+     r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"please remove \1"),
     # "let's pretend I never told you about the loan"
     (r"\b(?:let(?:'s|’s|\s+us)|can\s+we|could\s+we)\s+(?:just\s+)?(?:pretend|act\s+(?:like|as\s+if))\s+"
      r"i\s+never\s+(?:told\s+you|mentioned|said|shared)\s+(?:about\s+)?", "forget "),
@@ -594,6 +602,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         pronoun = not _names_something(target) or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
         )
+        if pronoun and JUST_SAID.search(obj):
+            pronoun = False  # "what I just told you": the last thing the user said (resolve.py)
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
@@ -640,6 +650,15 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 # was said then, so a time reference in it names a window (F5) — unless the
                 # sentence also names the items ("…, the figure on my card and …")
                 spoken[antecedent] = told_in
+            if antecedent is None:
+                # "Wait, what I just told you — can you not hold on to that?"
+                for j in [i, *range(i - 1, -1, -1)][:2]:
+                    said = JUST_SAID.search(before if j == i else clauses[j][0])
+                    if said and (j == i or clauses[j][1] is None):
+                        antecedent = "what I just told you"
+                        if j != i:
+                            consumed.add(j)
+                        break
             if antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):
                 if directives:
                     continue  # "... of it" reinforcing an earlier directive of this turn

@@ -20,7 +20,8 @@ from datetime import datetime
 
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans
-from bemula.systems.erasemem.intent import CHANGE_CUE, ForgetIntent, ForgetKind
+from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind
+from bemula.systems.erasemem.oldvalue import find_old_value, value_kind
 from bemula.systems.erasemem.owners import (
     KIN,
     MY_THING,
@@ -329,6 +330,61 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     return [u for _, u in found[:MAX_PHRASE_MATCHES]]
 
 
+#: what makes a sentence say something about the user: "my", "I", "me", a name, a number
+_PERSONAL = re.compile(r"\b(?:my|i|i'm|i’m|i've|i’ve|me|mine|we|our)\b|(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+|\d", re.I)
+#: how far back "what I just told you" may reach: the user's last turn, at most this long ago
+JUST_SAID_WINDOW_TURNS = 4
+
+
+def just_said_units(store: MemoryStore, phrase: str, request_turn_id: str) -> list[tuple[Unit, tuple[str, str] | None]]:
+    """The units of the user's turn before the request that the phrase means: the ones its
+    other words name ("the address I just gave you"), else the statements that say
+    something of the user's — a question asked in the same message is not what was shared,
+    so a unit holding both keeps the question (the trim: the part that goes, the rest)."""
+    order = list(store.turns)
+    here = order.index(request_turn_id) if request_turn_id in order else len(order)
+    session = store.turns[request_turn_id].session_id if request_turn_id in store.turns else None
+    previous = None
+    for tid in reversed(order[max(0, here - JUST_SAID_WINDOW_TURNS):here]):
+        turn = store.turns[tid]
+        if turn.role == "user" and turn.session_id == session:
+            previous = turn
+            break
+    if previous is None:
+        return []
+    units = [store.units[u] for u in previous.unit_ids if u in store.units]
+    words = set(_phrase_tokens(JUST_SAID.sub(" ", phrase))) - GENERIC - _FRAMING
+
+    def chosen_in(sentences: list[str], by_words: bool) -> list[str]:
+        if by_words:
+            return [x for x in sentences if set(tokenize(x)) & words]
+        statements = [x for x in sentences if not x.rstrip().endswith("?")]
+        return [x for x in statements if _PERSONAL.search(x)] or statements
+
+    split = [(unit, [x for x in _SENTENCE_SPLIT.split(unit.text) if x.strip()]) for unit in units]
+    # the sentences the phrase's own words name, else the ones about the user
+    by_words = bool(words) and any(chosen_in(sentences, True) for _, sentences in split)
+    out: list[tuple[Unit, tuple[str, str] | None]] = []
+    for unit, sentences in split:
+        chosen = chosen_in(sentences, by_words)
+        if not chosen:
+            continue
+        kept = [x for x in sentences if x not in chosen]
+        if kept and len(set(tokenize(" ".join(kept))) - GENERIC) >= MIN_KEPT_WORDS:
+            out.append((unit, (" ".join(chosen), " ".join(kept))))
+        else:
+            out.append((unit, None))
+    return out
+
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
+
+
+#: words of a back-reference that frame it, not name a thing ("the personal detail in my last message")
+_FRAMING = frozenset(tokenize("personal detail details bit part piece info information private message msg "
+                              "text reply share shared sharing mean meant slip slipped"))
+
+
 _PRONOUN_OWNER = re.compile(r"\b(?:his|her|hers|its|their|them|him)\b", re.I)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
 
@@ -355,10 +411,21 @@ def resolve(
     matches no unit by its words, the nearest unit by meaning (``-o semantic=true``)."""
     res = Resolution()
     selected: dict[str, Unit] = {}
+    preset_trims: dict[str, tuple[str, str]] = {}  # unit id -> (part that goes, the rest), decided already
     _ = store.doc_freq  # value words are chosen by frequency: know every unit's tokens once
 
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for phrase in intent.targets:
+            if JUST_SAID.search(phrase):
+                # "what I just told you", "the address in my last message": the user's last
+                # turn before this one, its statement that names the thing (or its personal ones)
+                just = just_said_units(store, phrase, request_turn_id)
+                if just:
+                    for unit, trim in just:
+                        selected[unit.id] = unit
+                        if trim is not None:
+                            preset_trims[unit.id] = trim
+                    continue
             keys = code_keys(phrase)
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
@@ -457,6 +524,7 @@ def resolve(
         new_value = intent.new_value or new_value_of(intent.statements, set())
         new_tokens = set(tokenize(new_value)) if new_value else set()
         anchors: set[str] = set()
+        found_by_kind = False
         old_named = old_value_of(intent.statements)
         targets = list(intent.targets)
         if old_named and (
@@ -467,8 +535,26 @@ def resolve(
             # April 23 — scrap the old date": April 23
             targets = [old_named]
         named_outright = targets == [old_named]
+        # the statements that tell the change ("which bank I use ended up being …") name
+        # the attribute; the rest of the message does not
+        told = [st for st in intent.statements if CHANGE_CUE.search(st) or (new_value and new_value in st)]
         for phrase in targets:
             named = {t for t in _phrase_tokens(phrase) if t not in GENERIC} - new_tokens
+            if new_value and not named_outright and _OLD_ONE.search(phrase):
+                # "the old one", "the old value for my favourite airline": the earlier
+                # statement of the attribute whose value has the new value's kind
+                old = find_old_value(store, new_value, [phrase, *told], request_turn_id, ignore=GENERIC | META)
+                if old is not None:
+                    for unit in old.units:
+                        selected[unit.id] = unit
+                    anchors |= old.anchors
+                    found_by_kind = True
+                    continue
+                if value_kind(new_value) is not None:
+                    # no earlier value of that kind beside the attribute's words, or two
+                    # equally near: deleting a neighbour that merely shares a word would
+                    # lose a kept fact and still leave the old value
+                    continue
             if named and any(_df(store, t) for t in named):
                 # the old value is named: every unit stating all of it
                 holders = [u for u in store.units_containing(named)
@@ -487,11 +573,12 @@ def resolve(
                     anchors |= {t for u in same_kind for t in u.tokens
                                 if t.isdigit() and len(t) == shape and t not in new_tokens}
                     continue
-                probes = [m.group(1) for st in intent.statements for m in _MY_PHRASE.finditer(st)]
-                probes += [" ".join(t for t in tokenize(st) if t not in new_tokens and t not in GENERIC)
-                           for st in intent.statements]
+                my_phrases = [m.group(1) for st in intent.statements for m in _MY_PHRASE.finditer(st)]
+                probes = my_phrases + [" ".join(t for t in tokenize(st) if t not in new_tokens and t not in GENERIC)
+                                       for st in intent.statements]
                 for probe in probes:
-                    if len(set(tokenize(probe)) - GENERIC - new_tokens) < 2 and probe not in probes[:1]:
+                    # one word is enough only when the user called it "my <word>" ("my diet")
+                    if len(set(tokenize(probe)) - GENERIC - new_tokens) < 2 and probe not in my_phrases[:1]:
                         continue
                     found = match_phrase(store, probe, exclude_turn=request_turn_id)[:2]
                     if found:
@@ -503,7 +590,7 @@ def resolve(
         # white" beside "coffee") go too — never the new value's words nor the attribute's
         attribute = attribute_tokens(intent.statements) - anchors
         for unit in list(selected.values()):
-            if named_outright and anchors:
+            if (named_outright or found_by_kind) and anchors:
                 break  # the request wrote the old value out: its words are the value, not the unit's others
             values = value_tokens_of(store, unit, exclude=new_tokens)
             res.value_tokens |= (values - attribute) or values
@@ -526,7 +613,7 @@ def resolve(
     described = set().union(*(_attribute_words(p) for p in intent.targets)) if intent.targets else set()
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for uid, unit in list(selected.items()):
-            trim = _trim(store, unit, intent.targets)
+            trim = preset_trims.get(uid) or _trim(store, unit, intent.targets)
             if trim is not None:
                 del selected[uid]
                 res.trims[uid] = trim

@@ -1,0 +1,228 @@
+"""F6's old value when the request does not name it ("… ended up being Fenwick Savings Bank;
+whatever you had before is out of date").
+
+The change statement names the *attribute* ("which bank I use", "my eating plan", "the days
+I lift") and the *new value*; the old value is an earlier statement of the same attribute
+holding a value of the same kind as the new one: a name for a name ("Harbourline Bank" for
+"Fenwick Savings Bank"), days of the week for days of the week. So the candidates are the
+units that hold a value of the new value's kind, scored by how much of the attribute they
+(or the sentence before them, in the same turn) say; the best one's value is the old value.
+
+Only the old value's own words are purged then — never the attribute's ("bank"), never the
+new value's — so "Harbourline Bank" goes everywhere while "the bank holiday" stays.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from bemula.systems.erasemem.owners import about_someone_else
+from bemula.systems.erasemem.store import MemoryStore, Unit
+from bemula.systems.erasemem.tokens import tokenize
+
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+#: a run of weekdays: "Mondays and Thursdays", "Tue, Thu" is not matched (names only)
+_WEEKDAYS = re.compile(rf"\b{_WEEKDAY}(?:\s*(?:,|and|&|or|plus)\s*{_WEEKDAY})*\b", re.I)
+#: one word of a name: capitalised ("Harbourline"), or letters with digits ("1Password", "840")
+_NAME_WORD = r"(?:[A-Z](?:[\w'’&-]|\.(?=\w))*|\w*\d\w*)"
+#: a name: name words, with the small words names carry inside ("Bank of Ireland", "Rue de la Paix")
+_NAME = re.compile(rf"(?<![\w'’]){_NAME_WORD}(?:\s+(?:(?:of|de|da|del|du|la|le|van|von|the|&)\s+)*{_NAME_WORD})*")
+#: capitalised words that are not names when they stand alone
+_NOT_NAMES = frozenset(
+    """i i'm i've i'd i'll im ive id the a an my our your his her their it its this that these those
+    there here what which who when where why how and but so or if ok okay yes no hi hey hello thanks
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
+    saturdays sundays january february march april may june july august september october november
+    december mr mrs ms dr""".split()
+)
+#: words of a request that say a change happened or the old value is void, not which attribute
+_CHANGE_TALK = frozenset(tokenize(
+    """changed change changing switched switch swapped moved went gone over shifted shift turned ended
+    end up being became become finally recently earlier before previous old outdated version around
+    value answer figure thing things everything whatever while back ago ages took time saga spare
+    update updated news now instead these days nowadays going forward here on today longer hold holds
+    told said rely use using used keep kept bother relevant dead date wrong done want need
+    please pls forget delete remove erase scrap drop wipe let go away record records notes note one ones
+    since monday tuesday wednesday thursday friday saturday sunday week weekend month year"""
+))
+#: how much the sentence before a unit (same turn) counts toward it: "Two: butter." then
+#: "Beurrerie Gauvin, good quality, …" states one fact across two sentences
+CONTEXT_WEIGHT = 0.5
+#: where one sentence ends and the next begins
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+#: "my budgeting app", "my work laptop": the attribute as the user's own
+_MY_WORDS = re.compile(r"\bmy\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
+#: how much a lower-case word of the new value counts as an attribute word
+NEW_VALUE_WORD_WEIGHT = 0.5
+
+
+@dataclass
+class OldValue:
+    """The units that state the replaced value, and the value's own tokens (to purge)."""
+
+    units: list[Unit]
+    value: str
+    anchors: set[str]
+
+
+def value_kind(new_value: str) -> str | None:
+    """``weekdays`` or ``name``, or None when the new value has no kind we can look for
+    ("halal", "watercolour painting": a lower-case value is found by its attribute only)."""
+    if _WEEKDAYS.search(new_value):
+        return "weekdays"
+    if not re.search(r"[A-Za-z]{2}", new_value):
+        return None  # a number ("2093", "S$250k"): the same-shape number is found elsewhere
+    if any(_is_name(m.group(0), initial=False) for m in _NAME.finditer(new_value)):
+        return "name"
+    return None
+
+
+def _is_name(span: str, initial: bool) -> bool:
+    words = span.split()
+    if not re.search(r"[A-Za-z]{2}", span):
+        return False  # "8", "7": a number is not a name
+    if all(w.lower().strip(".,") in _NOT_NAMES for w in words):
+        return False
+    # "Staying with …": a capital that only starts the sentence is no sign of a name
+    return not (initial and len(words) == 1 and not re.search(r"\d|\w[A-Z]", span))
+
+
+def values_of_kind(text: str, kind: str) -> list[tuple[int, str]]:
+    """(position, span) of every value of ``kind`` in ``text``."""
+    if kind == "weekdays":
+        return [(m.start(), m.group(0)) for m in _WEEKDAYS.finditer(text)]
+    out: list[tuple[int, str]] = []
+    for m in _NAME.finditer(text):
+        # words that are never names ("I", "The", "Now I") split a run into names
+        run: list[tuple[int, str]] = []
+        for w in re.finditer(r"\S+", m.group(0)):
+            word = w.group(0).rstrip(".’'")
+            if word.lower().strip(".,") in _NOT_NAMES:
+                run.append((-1, ""))
+            else:
+                run.append((m.start() + w.start(), word))
+        pieces: list[list[tuple[int, str]]] = [[]]
+        for pos, word in run:
+            if pos < 0:
+                pieces.append([])
+            else:
+                pieces[-1].append((pos, word))
+        for piece in pieces:
+            if not piece:
+                continue
+            start = piece[0][0]
+            span = text[start: piece[-1][0] + len(piece[-1][1])]
+            initial = _starts_sentence(text[:start])
+            if _is_name(span, initial):
+                out.append((start, span))
+    return out
+
+
+#: titles whose full stop does not end the sentence ("Rent goes to Mr. Delacroix")
+_TITLES = frozenset({"Mr", "Mrs", "Ms", "Dr", "St", "Prof", "Mt"})
+
+
+def _starts_sentence(before: str) -> bool:
+    """Whether a word after ``before`` opens a sentence (its capital says nothing)."""
+    if not before.strip(" \t\n\"'“‘(-—–*"):
+        return True
+    m = re.search(r"(\w*)([.!?:])[\s\"'”’)]*$", before)
+    return bool(m) and not (m.group(2) == "." and m.group(1) in _TITLES)
+
+
+def _close(a: str, b: str) -> bool:
+    """Equal, or one typo apart in a longer word ("podccast" for "podcast")."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def attribute_words(phrases: list[str], new_value: str, ignore: frozenset[str] = frozenset()) -> dict[str, float]:
+    """The words that name the attribute in the request's change statements and targets,
+    each with how much it counts: 1, or 0.5 for a lower-case word of the new value itself
+    ("Georgian *food*", "Urbana *card*": the kind of thing, shared by the old value)."""
+    new_tokens = set(tokenize(new_value))
+    skip = _CHANGE_TALK | ignore
+    words = {t for p in phrases for t in tokenize(p)} - skip
+    # the new value's words name it, not the attribute — unless the statement says them
+    # outside it too ("which bank I use ended up being Fenwick Savings Bank")
+    outside = {t for p in phrases for t in tokenize(p.replace(new_value, " "))}
+    out = {t: 1.0 for t in words if t not in new_tokens or t in outside}
+    for word in new_value.split():
+        if word[:1].islower():
+            for t in tokenize(word):
+                if t not in skip:
+                    out.setdefault(t, NEW_VALUE_WORD_WEIGHT)
+    return out
+
+
+def find_old_value(
+    store: MemoryStore,
+    new_value: str,
+    phrases: list[str],
+    request_turn_id: str,
+    ignore: frozenset[str] = frozenset(),
+) -> OldValue | None:
+    """The earlier statement of the attribute ``phrases`` describe whose value has the kind of
+    ``new_value``; None when no unit holds such a value beside an attribute word."""
+    kind = value_kind(new_value)
+    if kind is None:
+        return None
+    counts = attribute_words(phrases, new_value, ignore)
+    if not counts:
+        return None
+    attribute = set(counts)
+    new_tokens = set(tokenize(new_value))
+    n = max(len(store.units), 1)
+    weights = {a: c * math.log(1.0 + (n + 0.5) / (store.df(a) + 0.5)) for a, c in counts.items()}
+
+    def said(tokens: set[str] | frozenset[str]) -> float:
+        return sum(w for a, w in weights.items() if any(_close(a, t) for t in tokens))
+
+    def mine(sentence: str) -> float:
+        """Attribute words the user calls theirs ("My budgeting app is …") count again."""
+        return sum(w for m in _MY_WORDS.finditer(sentence) for a, w in weights.items()
+                   if any(_close(a, t) for t in tokenize(m.group(1))))
+
+    # a change to someone else's thing ("Dad's GP changed to …") may look in their sentences
+    others = any(about_someone_else(p) for p in phrases)
+    # sentence by sentence, in the order they were said (a unit may hold several)
+    scored: list[tuple[float, int, Unit, str]] = []
+    previous: dict[str, str] = {}  # turn id -> its last sentence so far
+    for unit in sorted(store.user_units(), key=lambda u: u.id):
+        if unit.turn_id == request_turn_id:
+            continue
+        for sentence in _SENTENCE_END.split(unit.text):
+            before = previous.get(unit.turn_id, "")
+            previous[unit.turn_id] = sentence
+            spans = [(pos, s) for pos, s in values_of_kind(sentence, kind)
+                     if set(tokenize(s)) - new_tokens - attribute]
+            if not spans or (not others and about_someone_else(sentence)):
+                continue  # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's
+            own = set(tokenize(sentence))
+            score = said(own) + mine(sentence) + CONTEXT_WEIGHT * said(set(tokenize(before)) - own)
+            if score <= 0:
+                continue
+            # the value nearest the attribute's words ("My work laptop is the HP EliteBook 840")
+            where = [m.start() for m in re.finditer(r"\w+", sentence)
+                     if any(_close(a, t) for a in attribute for t in tokenize(m.group(0)))]
+            _pos, span = min(spans, key=lambda ps: min((abs(ps[0] - w) for w in where), default=0))
+            scored.append((score, -len(own), unit, span))
+    if not scored:
+        return None
+    scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    best_score = scored[0][0]
+    if len(scored) > 1 and scored[1][0] == best_score and scored[1][3] != scored[0][3]:
+        return None  # two different values say the attribute equally: which one is unknown
+    span = scored[0][3]
+    span_tokens = set(tokenize(span))
+    anchors = (span_tokens - attribute - new_tokens) or (span_tokens - new_tokens)
+    holders = [u for u in store.units_containing(anchors) if u.turn_id != request_turn_id and anchors <= u.tokens]
+    return OldValue(units=holders or [scored[0][2]], value=span, anchors=anchors)

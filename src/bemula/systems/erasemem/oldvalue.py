@@ -129,7 +129,9 @@ def _starts_sentence(before: str) -> bool:
     if not before.strip(" \t\n\"'“‘(-—–*"):
         return True
     m = re.search(r"(\w*)([.!?:])[\s\"'”’)]*$", before)
-    return bool(m) and not (m.group(2) == "." and m.group(1) in _TITLES)
+    if m is None:
+        return False
+    return not (m.group(2) == "." and m.group(1) in _TITLES)
 
 
 def _close(a: str, b: str) -> bool:

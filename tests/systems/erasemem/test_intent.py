@@ -378,3 +378,63 @@ def test_the_thing_before_i_gave_you_is_the_target_when_only_a_time_follows() ->
     assert intent.targets == ["The pension figure"]
     about = parse_forget_request("I told you about my salary yesterday. Please forget it.")
     assert about is not None and "salary" in about.targets[0]  # the thing follows the verb: as before
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("hey quick q stop storing my locker combination", ForgetKind.FACT, "locker"),  # an unpunctuated filler
+    ("um so wipe my old postcode please", ForgetKind.FACT, "postcode"),
+    ("id like you to erase which choir I sing in", ForgetKind.FACT, "choir"),  # "id" for "I'd"
+    ("Could you stop holding on to my locker combination?", ForgetKind.FACT, "locker"),
+    ("My shoe size and my locker combination shouldn't stay with you.", ForgetKind.FACTS, "locker"),
+    ("If you've held on to my vet's name, let go of that.", ForgetKind.FACT, "vet"),
+    ("if youve been storing anything about my money, please stop and let all of that go", ForgetKind.CATEGORY, "money"),
+    ("Let's leave my shoe size out of your notes.", ForgetKind.FACT, "shoe"),
+    ("Please drop the stuff about my passport number that I brought up in our chat on bread.", ForgetKind.FACT,
+     "passport"),
+    ("What came up about my shoe size really shouldn't be in your records, so remove it.", ForgetKind.FACT, "shoe"),
+])
+def test_more_ways_of_asking(text: str, kind: ForgetKind, word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind == kind, (text, intent)
+    assert any(word in t.lower() for t in intent.targets), (text, intent.targets)
+
+
+@pytest.mark.parametrize("text", [
+    "The kids shouldn't stay with you this weekend, they have exams.",
+    "hey quick q what should I cook tonight",
+    "id rather go to the cinema than the pub",
+    "Could you stop holding the door for me every time?",
+    "If you've kept the receipt, the shop will refund it.",
+    "Let's leave the bikes out of the shed tonight.",
+])
+def test_those_forms_do_not_read_ordinary_talk_as_a_request(text: str) -> None:
+    assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    "Wait, what I just told you, can you not hold on to that?",
+    "Don't keep what I just said.",
+    "Please forget the thing I mentioned a minute ago.",
+    "Scrap the personal detail in my last message.",
+])
+def test_a_reference_to_the_last_message_is_a_request_about_it(text: str) -> None:
+    from bemula.systems.erasemem.intent import JUST_SAID
+
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACT, (text, intent)
+    assert any(JUST_SAID.search(t) for t in intent.targets), (text, intent.targets)
+
+
+@pytest.mark.parametrize(("phrase", "thing", "topic"), [
+    ("the number on my passport that i brought up in our chat on fixing my slow phone", "the number on my passport",
+     "fixing my slow phone"),
+    ("my partner's name (I dropped it into the conversation about the dog's lead)", "my partner's name",
+     "the dog's lead"),
+    ("where my pension is the time we were discussing bookshelves", "where my pension is", "bookshelves"),
+    ("my pension", "my pension", None),
+])
+def test_a_target_that_says_which_conversation_it_was_said_in(phrase: str, thing: str, topic: str | None) -> None:
+    from bemula.systems.erasemem.resolve import split_told_in
+
+    assert split_told_in(phrase) == (thing, topic)

@@ -52,6 +52,9 @@ class ForgetIntent:
 # ----------------------------------------------------------------------------- directives
 
 _ADDRESS = (
+    # chat fillers before the verb, unpunctuated: "hey quick q stop storing …", "um so wipe …"
+    r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|quick\s+(?:q|question|one|thing|favou?r))"
+    r",?\s+)*"
     r"(?:please\s+|kindly\s+|just\s+|now\s+|also\s+|and\s+|so\s+|then\s+|but\s+|ok(?:ay)?,?\s+)*"
     r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+|just\s+)*"
     r"|i(?:'d|’d| would)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
@@ -215,12 +218,19 @@ _LEAD_STRIP = [
     r"related\s+to|relating\s+to|to\s+do\s+with|connected\s+to|involving|that\s+has\s+to\s+do\s+with)\s+",
     r"the\s+fact\s+that\s+",
     r"(?:the|that|this)\s+(?:detail|info|information|part|bit|thing|note|record|mention|fact|"
-    r"entry|line)s?\s+(?:about|of|on|regarding|that|where)\s+",
+    r"entry|line|stuff)s?\s+(?:about|of|on|regarding|that|where)\s+",
+    # "what came up about my cycling setup"
+    r"(?:what|anything|whatever|everything)\s+(?:came\s+up|got\s+said|was\s+said|i\s+said)\s+"
+    r"(?:about|regarding|on|concerning)\s+",
     r"what\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|mentioned|shared|wrote|noted)\s+"
     r"(?:about|regarding|on|concerning)\s+",
     r"that\s+",
 ]
 _TAIL_STRIP = [
+    # "… really shouldn't be in your records"
+    r"\s+(?:really\s+|just\s+)?(?:shouldn't|should\s+not|mustn't|must\s+not|doesn't\s+need\s+to|"
+    r"does\s+not\s+need\s+to)\s+(?:be|stay|sit|live)\b.*$",
+    r"\s+at\s+all\s*$",
     r"\s+from\s+(?:everything|anything|all|what|whatever)\s+(?:(?:that\s+)?you|i)\b.*$",
     r",?\s+(?:all|each|every\s+one|both)\s+of\s+(?:it|them|that|those)\s*$",
     r",\s+(?:the\s+|my\s+)?(?:new|current|updated|correct)\b.*$",
@@ -354,7 +364,12 @@ _ANTECEDENT_CUE = re.compile(
     r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|(?:i\s+was\s+)?saying|"
     r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
-    r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+stored|you\s+kept)\s+"
+    r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+stored|you\s+kept|"
+    # "If you've held on to my dentist appointment, let go of that"; "I'm not comfortable with
+    # you retaining the chat we had on September 21, so let it all go"
+    r"you(?:'ve|’ve|\s+have)?\s+(?:already\s+)?(?:been\s+)?(?:stor(?:ed|ing)|kept|keeping|sav(?:ed|ing)|held\s+on\s+to|"
+    r"holding\s+on\s+to|guessed|noted|record(?:ed|ing)|retain(?:ed|ing))|with\s+you\s+(?:retaining|keeping|"
+    r"storing|holding\s+on\s+to|having))\s+"
     r"(?:(?:about|regarding|on|that)\s+)?(?P<np>.+?)(?:\s+from\s+(?:what|everything|the\s+things)\s+i\b.*)?$",
     re.I,
 )
@@ -488,6 +503,8 @@ _TEXTING: list[_Rewrite] = [
     (r"\bwouldnt\b", "wouldn't"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"), (r"\bthx\b", "thanks"),
     (r"\babt\b", "about"), (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"),
     (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and"),
+    (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd "),
+    (r"\byouve\b", "you've"), (r"\bthats\b", "that's"), (r"\bshouldnt\b", "shouldn't"),
     # drawn-out letters: "sooo", "pleeease", "pls pls"
     (r"([a-z])\1{2,}", r"\1"),
 ]
@@ -500,7 +517,14 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b(?:let(?:'s|’s|\s+us)|can\s+we|could\s+we)\s+(?:just\s+)?(?:pretend|act\s+(?:like|as\s+if))\s+"
      r"i\s+never\s+(?:told\s+you|mentioned|said|shared)\s+(?:about\s+)?", "forget "),
     # "hold on to", "hang onto", "keep hold of": keeping
-    (r"\b(?:hold|hang)(?:ing)?\s+on(?:to|\s+to)\b|\bkeep(?:ing)?\s+hold\s+of\b", "keep"),
+    (r"\b(?:hold|hang)(ing)?\s+on(?:to|\s+to)\b|\bkeep(ing)?\s+hold\s+of\b",
+     lambda m: "keeping" if m.group(1) or m.group(2) else "keep"),
+    # "where I take the animals and my transit pass shouldn't stay with you"
+    (r"(^|[.!?;:—–]\s+|,\s+(?:(?:but|so|and)\s+)?|\bso\s+)((?:my|the|where|what|which|who|when|how|that|those|these)\b"
+     r"(?:(?!\b(?:shouldn't|should\s+not|mustn't|doesn't|does\s+not|needn't)\b)[^.?!;]){1,80}?)\s+"
+     r"(?:shouldn't|shouldn’t|should\s+not|mustn't|must\s+not|doesn't\s+need\s+to|does\s+not\s+need\s+to|"
+     r"don't\s+need\s+to|needn't)\s+(?:stay\s+with\s+you|be\s+(?:stored|kept|saved|remembered|on\s+file|"
+     r"in\s+your\s+(?:notes|records|memory)))\b", r"\1please don't keep \2"),
     # "would you mind (terribly) not keeping X" -> "don't keep X"
     (r"\bwould\s+you\s+mind\s+(?:\w+\s+)?not\s+(?:keep|stor|remember|sav|retain|us|record|track)(?:e|ing)?\b",
      "please don't keep"),

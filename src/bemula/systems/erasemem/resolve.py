@@ -330,6 +330,29 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     return [u for _, u in found[:MAX_PHRASE_MATCHES]]
 
 
+#: where a target says which conversation it was said in: "… that I brought up in our chat on
+#: X", "… (I dropped it into the conversation about X)", "… the time we were discussing X"
+_TOLD_IN = (
+    re.compile(r"\s*[(,]?\s*(?:(?:that|which)\s+)?(?:i|we)\s+(?:\w+\s+)?(?:brought\s+up|mentioned|said|told\s+you|"
+               r"dropped|shared|raised|gave\s+you|let\s+slip|put)(?:\s+it)?\s+(?:in|into|during|on)\s+"
+               r"(?:our|the|that|a)\s+(?:chat|conversation|talk|session|discussion|exchange)\s+"
+               r"(?:on|about|regarding|around|over)\s+(?P<topic>[^)]+?)\)?\s*$", re.I),
+    re.compile(r"\s*[(,]?\s*(?:from|in|during)\s+(?:our|the|that)\s+(?:chat|conversation|talk|session|discussion)\s+"
+               r"(?:on|about|regarding|around|over)\s+(?P<topic>[^)]+?)\)?\s*$", re.I),
+    re.compile(r"\s*[(,]?\s*(?:the\s+time|back\s+when|when|while)\s+we\s+(?:were\s+)?(?:discuss|talk|chat|went|go)\w*"
+               r"\s+(?:about\s+|over\s+|through\s+)?(?P<topic>[^)]+?)\)?\s*$", re.I),
+)
+
+
+def split_told_in(phrase: str) -> tuple[str, str | None]:
+    """(the thing a target names, the topic of the conversation it was said in, if given)."""
+    for pattern in _TOLD_IN:
+        m = pattern.search(phrase)
+        if m and m.start() > 0 and _phrase_tokens(phrase[: m.start()]):
+            return phrase[: m.start()].strip(" ,("), m.group("topic").strip()
+    return phrase, None
+
+
 #: what makes a sentence say something about the user: "my", "I", "me", a name, a number
 _PERSONAL = re.compile(r"\b(?:my|i|i'm|i’m|i've|i’ve|me|mine|we|our)\b|(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+|\d", re.I)
 #: how far back "what I just told you" may reach: the user's last turn, at most this long ago
@@ -426,10 +449,16 @@ def resolve(
                         if trim is not None:
                             preset_trims[unit.id] = trim
                     continue
+            # "the number on my passport that I brought up in our chat on my slow phone": the
+            # thing, and the conversation it was said in (which of its mentions is meant)
+            phrase, topic = split_told_in(phrase)
             keys = code_keys(phrase)
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
             found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id)
+            if topic and len(found) > 1:
+                there = _event_session(store, topic, session_id)
+                found = [u for u in found if u.session_id == there] or found
             if not found and semantic is not None:
                 live = [u for u in store.units.values() if u.turn_id != request_turn_id]
                 nearest = semantic.nearest(phrase, live)

@@ -438,3 +438,17 @@ def test_a_target_that_says_which_conversation_it_was_said_in(phrase: str, thing
     from bemula.systems.erasemem.resolve import split_told_in
 
     assert split_told_in(phrase) == (thing, topic)
+
+
+@pytest.mark.parametrize(("text", "targets"), [
+    # the speech verb sits in a clause about the things before it
+    ("My passport number and my tax number, the ones I gave you for the lease form: please don't keep them.",
+     ["My passport number", "my tax number"]),
+    # when it was said, then the things said
+    ("the money stuff I told you last week, the figure on my card and the bit about my overdraft. "
+     "Could you forget both of those?", ["the figure on my card", "the bit about my overdraft"]),
+])
+def test_what_a_pronoun_points_back_to(text: str, targets: list[str]) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACTS, (text, intent)
+    assert intent.targets == targets

@@ -457,3 +457,20 @@ def test_what_i_just_told_you_is_the_last_user_turn(tmp_path: Path, request_text
     dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
     assert "Anselm" not in dumped and "Vey" not in dumped
     assert "Gorse Hill" in dumped and "carrots" in dumped
+
+
+def test_a_unit_with_only_the_head_noun_is_a_neighbour_not_the_target(tmp_path: Path) -> None:
+    # "the number from my passport": "number" says which kind of fact, "passport" which one
+    system = make(tmp_path)
+    # "passport" is said more often than "number", so the file number's one shared word
+    # weighs more than half of the phrase: only the head-noun rule keeps it
+    feed(system, [
+        ("S1", 0, "user", "The file number the council gave me is STR-26/09183."),
+        ("S1", 0, "user", "My passport is GK482913, it expires next spring."),
+        ("S1", 0, "user", "The passport office in Mitte was slow."),
+        ("S1", 0, "user", "I need a new passport photo as well."),
+        ("S1", 0, "user", "My cat sleeps on the radiator all day."),
+        ("S2", 1, "user", "Please forget the number from my passport."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "STR-26/09183" in dumped

@@ -405,7 +405,18 @@ def _antecedent(clause: str) -> str | None:
         return m.group("np").strip()
     m = _ANTECEDENT_CUE.search(clause)
     if m:
+        # "The number from my passport and the tax number, the ones I gave you for the
+        # landlord form": the speech verb is inside a clause about the things before it
+        relative = re.match(r"^(?P<head>.+?),?\s+(?:the\s+ones?|which|that)\s+(?:i|i've|i’ve|i\s+have)\s*$",
+                            clause[: m.start()], re.I)
+        if relative and _phrase_has_thing(relative.group("head")):
+            return relative.group("head").strip(" ,.;:!?—–-")
         np = re.sub(r"^(?:about\s+|that\s+)", "", m.group("np").strip(), flags=re.I)
+        # "… I told you last week, the figure on my card and the bit about Tunde": when it
+        # was said, then the things said
+        when_first = re.match(r"^(?P<when>[^,]+),\s+(?P<rest>.+)$", np)
+        if when_first and _ONLY_WHEN.fullmatch(when_first.group("when").strip()):
+            np = when_first.group("rest")
         if _ONLY_WHEN.fullmatch(np.strip(" ,.;:!?")):
             # "the Lånekassen figure I gave you last week": the thing comes before the
             # speech verb, what follows it only says when
@@ -415,6 +426,11 @@ def _antecedent(clause: str) -> str | None:
                 return head
         return np.strip(" ,.;:!?") or None
     return None
+
+
+def _phrase_has_thing(text: str) -> bool:
+    """A phrase that names something ("my passport number"), not only a pronoun or a verb."""
+    return bool(re.search(r"\b(?:my|the|our|his|her|their)\s+\w", text, re.I)) and _names_something(clean_target(text))
 
 
 #: a phrase that only says when ("last week", "the other day", "on Sunday evening")

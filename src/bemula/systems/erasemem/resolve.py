@@ -300,13 +300,19 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     if not tokens:
         return []
     hits = store.index.search_tokens(phrase, tokens, k=max(len(store.index), 1))
-    weights = phrase_weights(store, tokens, head_of(phrase))
+    head = head_of(phrase)
+    weights = phrase_weights(store, tokens, head)
     total = sum(weights.values())
+    # the head noun names the kind of fact ("number"), its modifiers which one ("passport"):
+    # a unit with the head alone ("The file number they gave me") is a neighbour, not it
+    modifiers = {t for t, w in weights.items() if t != head and w > 0} if len(tokens) >= 2 else set()
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
         unit = store.units.get(hit.id)
         if unit is None or unit.turn_id == exclude_turn:
             continue  # a tombstone, or the request's own turn
+        if modifiers and not modifiers & unit.tokens:
+            continue
         coverage = sum(w for t, w in weights.items() if t in unit.tokens) / total
         scored.append((hit.score, coverage, unit))
     if not scored:
@@ -412,13 +418,18 @@ _PRONOUN_OWNER = re.compile(r"\b(?:his|her|hers|its|their|them|him)\b", re.I)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
 
 
+#: capitalised words that name a day or a month, not whose thing it is
+_CALENDAR = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april
+may june july august september october november december""".split())
+
+
 def with_context(phrase: str, statements: list[str]) -> str:
     """A phrase that names its owner by pronoun ("her registration") with the names the
     rest of the request gives ("… a permit for the Clio"): what the pronoun points at."""
     if not _PRONOUN_OWNER.search(phrase):
         return phrase
     names = [m.group(1) for st in statements for m in _NAME.finditer(st.strip())
-             if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It")]
+             if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It") and m.group(1).lower() not in _CALENDAR]
     return " ".join([*names, phrase]) if names else phrase
 
 

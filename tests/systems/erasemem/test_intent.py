@@ -452,3 +452,18 @@ def test_what_a_pronoun_points_back_to(text: str, targets: list[str]) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == ForgetKind.FACTS, (text, intent)
     assert intent.targets == targets
+
+
+def _lines(name: str) -> list[str]:
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / name
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+@pytest.mark.parametrize("text", _lines("not_requests.txt"))
+def test_editing_chat_and_everyday_talk_is_not_a_request(text: str) -> None:
+    # a part of a text ("the second paragraph of my cover letter"), a thing of the chat ("my
+    # earlier suggestion"), the user as object ("don't keep me waiting"), a physical place
+    assert parse_forget_request(text) is None, (text, parse_forget_request(text))

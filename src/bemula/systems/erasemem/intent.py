@@ -179,12 +179,15 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             continue
         if _TASK_TALK.match(rest) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
             continue
+        if not match.group("verb2") and _not_a_memory_object(rest, verb):
+            continue  # "delete the second paragraph of my cover letter", "don't keep me waiting"
         # "remove the onions from that recipe": a removal verb on a non-memory object
         if not re.search(
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
-            r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+\w+|" + _PERSONAL_DATA + r")\b"
+            r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
+            r"database|head|mind|brain|logs?|history|profile|storage)|" + _PERSONAL_DATA + r")\b"
             r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:one|both|all|too|as\s+well|please|for\s+me|"
             r"completely|entirely|altogether|for\s+good|permanently|now)?"
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
@@ -201,6 +204,57 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
                 continue
         return match
     return None
+
+
+#: a piece of a text or of the conversation: what an editing or chat instruction removes
+_ARTEFACT = (
+    r"(?:best[- ]man\s+|wedding\s+|cover\s+)?(?:speech|essay|letter|poem|draft|message|msg|post|paragraph|page|text|"
+    r"document|doc|slides?|cv|resume|résumé|report|story|sentence|recipe|spreadsheet|script|intro|introduction|"
+    r"outline|layout|format|formatting|wording|tone|version|answer|question|idea|suggestion|option|comments?|"
+    r"typos?|emojis?|greeting|sign[- ]?off|heading|title|caption|bio|tweet|reply|list|bullet(?:\s+points?)?|"
+    r"line|lines|word|words|doodles?|plan|notes\s+app)"
+)
+#: "the second paragraph of my cover letter", "the jokes from my best-man speech", "my
+#: comments from this paragraph": a part taken out of a text, not a fact out of memory
+_PART_OF_TEXT = re.compile(
+    r"\b(?:of|from|in)\s+(?:my|this|the|that|your|our)\s+(?:[\w'’-]+\s+){0,2}?" + _ARTEFACT + r"\b"
+    r"|\b(?:from|in|of)\s+this\s*[:?!.]|[:]\s*['\"“‘]", re.I)
+#: "my last draft", "my earlier suggestion about a picnic", "my second option", "my tone
+#: in the last message": a thing said in the chat, named as a thing of the chat
+_CHAT_THING = re.compile(
+    r"^\s*(?:my|the|that|this|those|these)\s+(?:(?:last|earlier|previous|first|second|third|old|original|"
+    r"whole|current|new|whiteboard|[\w-]+)\s+){0,2}?" + _ARTEFACT + r"\b"
+    r"(?!\s+(?:about|for|regarding|on|to|of)\s+(?:what|where|who|which|how|when|my|me)\b)", re.I)
+#: the user as the object ("don't keep me waiting", "don't remember me as grumpy"), and a
+#: question the user asked ("forget what I asked"): neither is a fact to drop
+_NOT_A_FACT = re.compile(r"^\s*(?:me|us)\b(?!\s+(?:at|about)\b)|^\s*what\s+i\s+(?:just\s+)?asked\b", re.I)
+#: a physical place for a thing ("don't store the dishes in the oven")
+_PHYSICAL_PLACE = re.compile(
+    r"^\s*(?:the|my|your|our|any|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:in|on|under|inside|behind|near|by|at)\s+"
+    r"(?:the|a|an|my|your|our)\s+(?:[\w-]+\s+)?(?:oven|fridge|freezer|cupboard|garage|shed|car|drawer|attic|loft|"
+    r"basement|cellar|kitchen|bathroom|sink|box|bag|boot|trunk|closet|wardrobe|pantry|counter|sun|heat|window|"
+    r"garden|hallway|porch|balcony|shelf|dishwasher|microwave)\b", re.I)
+
+
+def _not_a_memory_object(rest: str, verb: str) -> bool:
+    """The removal verb's object is a part of a text, a thing of the chat, the user, or a
+    physical thing in a place: an instruction about the task at hand, not about memory."""
+    obj = rest.strip()
+    if _NOT_A_FACT.match(obj):
+        return True
+    if re.match(r"^\s*(?:what\b|(?:the|that|this|any)\s+(?:\w+\s+)?(?:details?|info|information|things?|bit|stuff|"
+                r"part|facts?)\b)", obj, re.I):
+        return False  # "the personal detail in my last message": something the user told
+    quoted = re.search(r"['\"“‘][^'\"”’]*(?:\s+\S+){2,}[^'\"”’]*['\"”’]", rest)
+    if quoted and re.search(r"\bthis\b|:", rest[: quoted.start()]):
+        return True  # "remove my typos from this: 'teh meeting is tommorow'"
+    if _PART_OF_TEXT.search(obj.split(";")[0]):
+        return True
+    if _CHAT_THING.match(obj) and not re.match(r"^\s*(?:my|the)\s+(?:old|previous|earlier|outdated|former|last)\s+"
+                                               r"(?:answer|one|value|version)\b(?!\s+(?:in|to)\s+the\b)", obj, re.I):
+        return True
+    return bool(re.match(r"(?:don't|dont|don’t|do\s+not|never)\s+(?:store|keep)", verb, re.I)
+                and _PHYSICAL_PLACE.match(obj))
 
 
 # ----------------------------------------------------------------------------- targets

@@ -467,3 +467,16 @@ def test_editing_chat_and_everyday_talk_is_not_a_request(text: str) -> None:
     # a part of a text ("the second paragraph of my cover letter"), a thing of the chat ("my
     # earlier suggestion"), the user as object ("don't keep me waiting"), a physical place
     assert parse_forget_request(text) is None, (text, parse_forget_request(text))
+
+
+def _rows(name: str) -> list[tuple[str, str, str]]:
+    return [tuple(line.split("\t")) for line in _lines(name)]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("kind", "word", "text"), _rows("requests.tsv"))
+def test_requests_in_everyday_wording(kind: str, word: str, text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind.value == kind, (text, intent)
+    if word != "-":
+        assert any(word in t.lower() for t in [*intent.targets, intent.time_phrase]), (text, intent.targets)

@@ -67,7 +67,7 @@ _REMOVE_VERBS = (
     r"forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     r"scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|"
     r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
-    r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|retaining|"
+    r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|holding(?=\s+(?:my|what|any|all|everything|anything|on\s+to|onto)\b)|retaining|"
     r"drawing|making|inferring|assuming)"
 )
 _NEGATED_KEEP = (
@@ -75,6 +75,7 @@ _NEGATED_KEEP = (
     r"(?:keep|store|remember|retain|save|hold\s+on\s+to|use|record|track|log|"
     r"keeping|storing|remembering|retaining|saving|using|recording|tracking|logging|"
     r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to|"
+    r"work(?:ing)?\s+out|figur(?:e|ing)\s+out|"
     r"put(?:ting)?\s+two\s+and\s+two\s+together|piec(?:e|ing)\s+(?:it\s+|things\s+|that\s+)?together|"
     r"put(?:ting)?\s+(?:those|these|them|it|that|things|the\s+two)\s+together)"
 )
@@ -189,7 +190,7 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
             r"database|head|mind|brain|logs?|history|profile|storage)|" + _PERSONAL_DATA + r")\b"
             r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:one|both|all|too|as\s+well|please|for\s+me|"
-            r"completely|entirely|altogether|for\s+good|permanently|now)?"
+            r"completely|entirely|altogether|for\s+good|permanently|now|out|away|off)?"
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
             rest,
             re.I,
@@ -332,7 +333,7 @@ _CHANGE = re.compile(
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
     r"bought\s+(?:a|an)\s+new|ended\s+up(?:\s+being)?|from\s+here\s+on|going\s+forward|from\s+today|"
-    r"now,\s+not)\b",
+    r"now,\s+not)\b|\bnew\s+[a-z]+(?:\s+[a-z]+)?\s*:",
     re.I,
 )
 #: a statement that tells of a change (for resolution: where the replaced attribute is named)
@@ -362,6 +363,8 @@ def _first_phrase(text: str) -> str:
 
 def clean_target(raw: str) -> str:
     """Strip the request's framing from the object phrase, keep what names the target."""
+    # "clear that out", "throw it away": the particle is the verb's, the object a pronoun
+    raw = re.sub(r"^(\s*(?:it|that|this|them|those|these))\s+(?:out|away|off)\b", r"\1", raw, flags=re.I)
     text = _first_phrase(raw.strip(" \t\"'“”.,!?;:"))
     changed = True
     while changed:
@@ -401,7 +404,7 @@ _PRONOUN_ONLY = re.compile(
     r"^(?:(?:any|the|a|all|every|that|this|those|these)\s+)?(?:such\s+)?(?:record|note|mention|trace|"
     r"memory|detail|info|information|thing|part|bit|piece|conclusion|inference|assumption|guess|"
     r"deduction|one)?s?\s*(?:of\s+)?(?:it|that|this|them|those|these)?"
-    r"(?:\s+(?:both|all|too|as\s+well|please|for\s+me|entirely|completely|altogether))?$",
+    r"(?:\s+(?:out|away|off))?(?:\s+(?:both|all|too|as\s+well|please|for\s+me|entirely|completely|altogether))?$",
     re.I,
 )
 
@@ -418,6 +421,7 @@ _ANTECEDENT_CUE = re.compile(
     r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|(?:i\s+was\s+)?saying|"
     r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
+    r"(?:have|'ve)\s+(?:typed|written|put|entered|sent|posted)|typed|wrote|entered|"
     r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+stored|you\s+kept|"
     # "If you've held on to my dentist appointment, let go of that"; "I'm not comfortable with
     # you retaining the chat we had on September 21, so let it all go"
@@ -476,6 +480,9 @@ def _antecedent(clause: str) -> str | None:
             # speech verb, what follows it only says when
             head = re.sub(r"\s*\b(?:that|which)?\s*(?:i|i've|i’ve|i\s+have|we)\s*$", "", clause[: m.start()],
                           flags=re.I).strip(" ,.;:!?—–-")
+            if re.fullmatch(r"(?:.*\W)?(?:everything|anything|all|whatever|what|all\s+of\s+what|stuff)", head, re.I):
+                # "Everything I told you yesterday": what was said then (a window), not a thing
+                return clause.strip(" ,.;:!?—–-")
             if head:
                 return head
         return np.strip(" ,.;:!?") or None
@@ -519,7 +526,7 @@ _SCREEN = re.compile(
     r"scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
     r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
-    r"put|piece)|"
+    r"put|piece|work|figure)|"
     r"want\s+you|rather\s+you|prefer\s+you)",
     re.I,
 )
@@ -544,12 +551,13 @@ _QUICK_WORDS = re.compile(
     "mind clear|mind delet|mind remov|mind eras|mind forget|mind wip|mind scrap|mind drop|mind ditch|mind bin|"
     "mind purg|mind scrub|mind toss|mind dump|mind discard|mind just|mind please|"
     "out of date|outdated|obsolete|no use|come up again|bother keeping|bother storing|bother remembering|"
-    "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up"
+    "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up|"
+    "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(
     "keep|store|remember|retain|save|hold|use|record|track|log|infer|deduce|conclude|assume|"
-    "guess|speculate|draw|make|presume|derive|together"
+    "guess|speculate|draw|make|presume|derive|together|work out|working out|figure out|figuring out"
 )
 
 
@@ -595,6 +603,17 @@ _IDIOMS: list[_Rewrite] = [
      r"(?:shouldn't|shouldn’t|should\s+not|mustn't|must\s+not|doesn't\s+need\s+to|does\s+not\s+need\s+to|"
      r"don't\s+need\s+to|needn't)\s+(?:stay\s+with\s+you|be\s+(?:stored|kept|saved|remembered|on\s+file|"
      r"in\s+your\s+(?:notes|records|memory)))\b", r"\1please don't keep \2"),
+    # "I'd rather you lost that", "I'd prefer it if you forgot my PIN" -> "forget …"
+    (r"\bi(?:'d|’d|\s+would)\s+(?:rather|prefer(?:\s+it\s+if)?)\s+you\s+(?:just\s+)?(?:lost|forgot|deleted|dropped|"
+     r"erased|binned|ditched|wiped|removed|scrapped)\b", "please forget"),
+    # "I'd feel better if my diagnosis wasn't stored anywhere" -> "don't keep my diagnosis"
+    (r"\bi(?:'d|’d|\s+would)\s+(?:feel\s+(?:better|happier|safer)|be\s+(?:happier|more\s+comfortable)|prefer\s+it|"
+     r"like\s+it)\s+if\s+((?:(?!\b(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\b)[^.?!;]){2,80}?)\s+"
+     r"(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\s+(?:stored|kept|saved|remembered|on\s+file|"
+     r"on\s+record|in\s+your\s+\w+)\b", r"please don't keep \1"),
+    # "Mind dropping my salary …?" -> "drop my salary"
+    (r"(^|[.!?;:]\s+|,\s+)mind\s+(forget|eras|delet|remov|wip|purg|scrub|clear|discard|ditch|bin|scrapp|dropp|toss|dump)"
+     r"(?:e)?ing\b", lambda m: m.group(1) + _GERUND_STEMS.get(m.group(2).lower(), m.group(2))),
     # "would you mind (terribly) not keeping X" -> "don't keep X"
     (r"\bwould\s+you\s+mind\s+(?:\w+\s+)?not\s+(?:keep|stor|remember|sav|retain|us|record|track)(?:e|ing)?\b",
      "please don't keep"),

@@ -703,7 +703,9 @@ _NEW_VALUE_PATTERNS = [
     r"\b(?:use|go\s+with|it's|it’s|it\s+is|its)\s+" + _V_SHORTEST + r"\s+(?:for\s+[^,.;:!?]{1,60}?\s+)?"
     r"(?:from\s+here\s+on|going\s+forward|from\s+now\s+on|from\s+today|these\s+days|nowadays)\b",
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
-    r"went|gone|turned|shifted)\s+(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
+    r"went|gone|turned|shifted)\s+(?:(?:my\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
+    # "New number: 07700 900123"
+    r"\bnew\s+[a-z][\w\s]{0,30}?:\s*" + _V,
     r"\bnew\s+(?:one|value|[\w\s]{1,30}?)\s+(?:is|are|will\s+be)\s+" + _V,
     r"\b(?:joined|picked\s+up|bought|got|signed\s+up\s+(?:with|for|at)|went\s+with|started\s+(?:at|with|using))\s+"
     + _V + r"(?=\s+(?:on|in|at|instead|last|this|yesterday|today|now|so|and)\b|$|[,.;:!?])",

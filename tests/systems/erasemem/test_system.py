@@ -474,3 +474,18 @@ def test_a_unit_with_only_the_head_noun_is_a_neighbour_not_the_target(tmp_path: 
     ])
     dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
     assert "STR-26/09183" in dumped
+
+
+def test_a_category_requests_exception_does_not_add_its_own_category(tmp_path: Path) -> None:
+    # "my relatives, apart from my father's occupation": the request is about family, and
+    # the exception's word ("occupation") must not make it about work too
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My aunt Perpetua lives in Galway with her three dogs."),
+        ("S1", 0, "user", "My father works as a ferry engineer."),
+        ("S1", 0, "user", "I work night shifts at the sorting office on Dale Road."),
+        ("S2", 2, "user", "Wipe anything about my relatives, apart from my father's occupation."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Perpetua" not in dumped
+    assert "Dale Road" in dumped  # the user's own job is no relative's

@@ -237,6 +237,15 @@ _PHYSICAL_PLACE = re.compile(
     r"garden|hallway|porch|balcony|shelf|dishwasher|microwave)\b", re.I)
 
 
+#: where a category request's exception begins ("my home, apart from which town I live in")
+_EXCEPT_TAIL = re.compile(r",?\s+(?:apart\s+from|except|but\s+not|other\s+than|all\s+except|besides|but\s+keep)\b", re.I)
+
+
+def before_exception(description: str) -> str:
+    """What a category request describes, without the exception it makes."""
+    return _EXCEPT_TAIL.split(description)[0]
+
+
 def _not_a_memory_object(rest: str, verb: str) -> bool:
     """The removal verb's object is a part of a text, a thing of the chat, the user, or a
     physical thing in a place: an instruction about the task at hand, not about memory."""
@@ -824,7 +833,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         m = _CATEGORY_OBJECT.match(stripped) or _STUFF.match(clean_target(stripped))
         if m or _QUANTIFIED.match(stripped):
             desc = clean_target(m.group("desc")) if m else clean_target(stripped)
-            cats = categories_in(desc)
+            cats = categories_in(before_exception(desc))
             if cats or (m and m.re is _CATEGORY_OBJECT):
                 return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
                                     statements=statements, directives=directive_texts)

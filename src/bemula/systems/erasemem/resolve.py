@@ -20,7 +20,7 @@ from datetime import datetime
 
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans
-from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind
+from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
 from bemula.systems.erasemem.oldvalue import find_old_value, value_kind
 from bemula.systems.erasemem.owners import (
     KIN,
@@ -290,8 +290,6 @@ def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_
     return [u for u in store.units.values() if u.turn_id != exclude_turn and code_spans(u.text, keys)]
 
 
-#: where a category request's exception begins ("my home, apart from which town I live in")
-_EXCEPT_TAIL = re.compile(r",?\s+(?:apart\s+from|except|but\s+not|other\s+than|all\s+except|besides|but\s+keep)\b", re.I)
 
 
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
@@ -485,7 +483,9 @@ def resolve(
         res.statements = list(intent.statements)
 
     elif intent.kind == ForgetKind.CATEGORY:
-        cats = set(intent.categories) or set(categories_in(" ".join(intent.targets)))
+        # the categories of what is described, not of its exception ("my relatives, apart from
+        # my father's occupation" is not about work)
+        cats = set(intent.categories) or set(categories_in(before_exception(" ".join(intent.targets))))
         category_text = " ".join(intent.targets)
         # categories that are about other people (family, relationships, contacts, pets) keep
         # them; a request about the user's own health or money does not reach Dad's
@@ -501,7 +501,7 @@ def resolve(
             # reaches "I play a Fender Rhodes", which no category word marks; an exception
             # its words do not find keeps its nearest unit
             live = [u for u in store.user_units() if u.turn_id != request_turn_id]
-            described = _EXCEPT_TAIL.split(category_text)[0]
+            described = before_exception(category_text)
             for unit in semantic.near(described, live, CATEGORY_MIN_COSINE):
                 if others_too or not about_someone_else(unit.text):
                     selected[unit.id] = unit

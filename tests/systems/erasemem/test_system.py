@@ -489,3 +489,19 @@ def test_a_category_requests_exception_does_not_add_its_own_category(tmp_path: P
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Perpetua" not in dumped
     assert "Dale Road" in dumped  # the user's own job is no relative's
+
+
+def test_a_category_exception_keeps_the_same_word_in_another_form(tmp_path: Path) -> None:
+    # "the one exception is the allergy": the unit says "allergic"; and a friend's migraine
+    # after "Tangent:" is hers, not part of "my health"
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For the dinner: I'm allergic to crustaceans, shrimp and crab especially."),
+        ("S1", 0, "user", "My GP has me on sertraline every morning."),
+        ("S1", 0, "user", "Tangent: Julia had a bad migraine today."),
+        ("S2", 2, "user", "Please don't keep any of the health stuff. The one exception is the allergy."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "sertraline" not in dumped
+    assert "crustaceans" in dumped
+    assert "Julia had a bad migraine" in dumped

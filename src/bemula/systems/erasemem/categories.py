@@ -25,7 +25,7 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " doctor doctors physician gp hospital clinic surgery surgeon operation allergy"
         " allergies allergic asthma diabetes diabetic insulin blood pressure cholesterol migraine"
         " migraines therapy therapist psychiatrist anxiety depression adhd diagnosed diagnosis"
-        " condition chronic symptom symptoms injury injured knee back pain dentist dental"
+        " condition chronic symptom symptoms injury injured knee pain dentist dental"
         " vaccine vaccinated inhaler disease disorder cancer heart thyroid vitamin supplement"
         " supplements sick illness treatment physiotherapy physio glasses lenses contact eyesight"
         " hearing pregnant pregnancy sleep insomnia apnea antidepressant ibuprofen penicillin"

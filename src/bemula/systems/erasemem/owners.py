@@ -33,7 +33,8 @@ def about_someone_else(text: str) -> bool:
     if _SELF_SUBJECT.search(_MY_KIN.sub("", text)):
         return False
     return bool(owners_of(text) or KIN.search(text) or OTHER_PRONOUNS.search(text)
-                or re.match(r"^\s*[A-Z][a-z]+\s+(?:is|was|has|had|takes|took|sees|uses|does|works|lives)\b", text))
+                or re.search(r"(?:^|[:;.!?]\s+)[A-Z][a-z]+\s+(?:is|was|has|had|takes|took|sees|uses|does|works|lives|"
+                             r"flew|went|came|got|gets|says|said)\b", text.strip()))
 
 
 #: what a phrase says is the user's own: "my (own) GP's details" -> GP, "my work email" -> work email

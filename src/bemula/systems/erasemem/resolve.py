@@ -412,6 +412,28 @@ _FRAMING = frozenset(tokenize("personal detail details bit part piece info infor
                               "text reply share shared sharing mean meant slip slipped"))
 
 
+#: how many leading letters two words must share to be one word in two forms
+#: ("allergy" / "allergic", "vaccination" / "vaccinated")
+SHARED_STEM = 6
+
+
+def kept_by_exception(store: MemoryStore, phrase: str, request_turn_id: str) -> list[Unit]:
+    """The units an exception keeps ("… except the allergy (and the emergency kit)"): each
+    thing it names, matched by its words, or failing that by its words' other forms."""
+    out: list[Unit] = []
+    for part in re.split(r"\s*\(\s*(?:and\s+)?|\)\s*|,\s*and\s+|\s+and\s+(?=the|my)\b", phrase):
+        if not _phrase_tokens(part):
+            continue
+        out.extend(match_phrase(store, part, exclude_turn=request_turn_id))
+        # an exception is what the user wants kept: the same word in another form counts too
+        words = [t for t in _phrase_tokens(part) if t not in GENERIC and len(t) >= SHARED_STEM]
+        if words:
+            out.extend([u for u in store.units.values() if u.turn_id != request_turn_id
+                        and all(any(len(w) >= SHARED_STEM and w[:SHARED_STEM] == t[:SHARED_STEM] and w != t
+                                    for w in u.tokens) or t in u.tokens for t in words)][:MAX_PHRASE_MATCHES])
+    return out
+
+
 _PRONOUN_OWNER = re.compile(r"\b(?:his|her|hers|its|their|them|him)\b", re.I)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
 
@@ -512,7 +534,7 @@ def resolve(
                         selected.pop(nearest.id, None)
         # "all the health stuff except the hep B date", "… Keep only the payment date"
         for phrase in exceptions_of(intent):
-            for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
+            for unit in kept_by_exception(store, phrase, request_turn_id):
                 selected.pop(unit.id, None)
         if not cats:  # a topic, not a category: everything that matches the description
             for phrase in intent.targets:
@@ -549,7 +571,7 @@ def resolve(
                     selected[uid] = store.units[uid]
         # "… the only thing from that night I still need is the studio session, keep that one"
         for phrase in exceptions_of(intent):
-            for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
+            for unit in kept_by_exception(store, phrase, request_turn_id):
                 selected.pop(unit.id, None)
         res.statements = list(intent.statements)
 

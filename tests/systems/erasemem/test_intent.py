@@ -480,3 +480,13 @@ def test_requests_in_everyday_wording(kind: str, word: str, text: str) -> None:
     assert intent.kind.value == kind, (text, intent)
     if word != "-":
         assert any(word in t.lower() for t in [*intent.targets, intent.time_phrase]), (text, intent.targets)
+
+
+def test_an_f1_request_keeps_what_it_says_stays() -> None:
+    from bemula.systems.erasemem.resolve import exceptions_of
+
+    intent = parse_forget_request(
+        "That second tablet on my list, the one for my knee, don't hold on to that one. "
+        "Just the blood pressure one on my list from now on.")
+    assert intent is not None
+    assert exceptions_of(intent) == ["the blood pressure one on my list"]

@@ -236,7 +236,7 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
     out = [m.group("x").strip() for t in [*intent.targets, *intent.directives, *intent.statements]
            for m in _EXCEPT.finditer(t)]
     for statement in intent.statements:
-        for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED):
+        for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED, _JUST_THIS):
             m = pattern.match(statement)
             if m and not re.match(r"^(?:it|that|this|them|those|these|everything|anything|all)\b",
                                   m.group("x").strip(), re.I):
@@ -247,6 +247,9 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
 _STILL_NEED = re.compile(r"^\W*(?:the\s+)?(?:only|one)\s+thing\b[^.;!?]*?\b(?:i\s+(?:still\s+)?(?:need|want)|worth\s+keeping)"
                          r"\s+is\s+(?P<x>[^,.;!?]+)", re.I)
 _EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s+(?P<x>[^.;!?]+)", re.I)
+#: "Just the cholesterol one on my list from now on.": what stays, said as all that is left
+_JUST_THIS = re.compile(r"^\W*(?:just|only)\s+(?P<x>(?:the|my)\s+[^,.;!?]+?)(?:\s+(?:from\s+now\s+on|now|going\s+"
+                        r"forward|please|then|thanks))?\s*[.!]?$", re.I)
 _YOU_CAN_KEEP = re.compile(r"^\W*(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:you\s+can|can\s+you|please)\s+keep\b", re.I)
 
 
@@ -674,6 +677,10 @@ def resolve(
     # outright ("the Fiesta", "SV5520781"): those must go everywhere like any value word
     described = set().union(*(_attribute_words(p) for p in intent.targets)) if intent.targets else set()
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
+        # "… don't hold on to that one. Keep the cholesterol one": what the request keeps stays
+        for phrase in exceptions_of(intent):
+            for unit in kept_by_exception(store, phrase, request_turn_id):
+                selected.pop(unit.id, None)
         for uid, unit in list(selected.items()):
             trim = preset_trims.get(uid) or _trim(store, unit, intent.targets)
             if trim is not None:

@@ -152,7 +152,9 @@ def attribute_words(phrases: list[str], new_value: str, ignore: frozenset[str] =
     ("Georgian *food*", "Urbana *card*": the kind of thing, shared by the old value)."""
     new_tokens = set(tokenize(new_value))
     skip = _CHANGE_TALK | ignore
-    words = {t for p in phrases for t in tokenize(p)} - skip
+    # lower-case words: a name in a change statement is a value ("cancelled PureGym"), never
+    # the attribute's word
+    words = {t for p in phrases for w in p.split() if not w[:1].isupper() for t in tokenize(w)} - skip
     # the new value's words name it, not the attribute — unless the statement says them
     # outside it too ("which bank I use ended up being Fenwick Savings Bank")
     outside = {t for p in phrases for t in tokenize(p.replace(new_value, " "))}

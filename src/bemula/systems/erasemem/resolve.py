@@ -775,7 +775,7 @@ def attribute_tokens(statements: list[str]) -> set[str]:
 _OLD_VALUE = re.compile(
     r"\b(?:cancell?ed|sold|left|quit|dropped|ditched|stopped\s+(?:going\s+to|using|seeing)|"
     r"moved\s+(?:out\s+of|away\s+from|on\s+from)|switched\s+(?:away\s+)?from|changed\s+from|"
-    r"no\s+longer\s+(?:at|with|use|using|go\s+to|see))\s+(?:the\s+|my\s+|our\s+)?" + _V + r"(?=\s+(?:and|so|but|last|"
+    r"no\s+longer\s+(?:at|with|use|using|go\s+to|see))\s+(?:the\s+|my\s+|our\s+)?" + _V_SHORTEST + r"(?=\s+(?:and|so|but|last|"
     r"this|yesterday|on|in|for|to)\b|$|[,.;:!?])",
     re.I,
 )

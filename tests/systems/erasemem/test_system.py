@@ -505,3 +505,18 @@ def test_a_category_exception_keeps_the_same_word_in_another_form(tmp_path: Path
     assert "sertraline" not in dumped
     assert "crustaceans" in dumped
     assert "Julia had a bad migraine" in dumped
+
+
+def test_a_time_of_day_is_not_a_break_between_two_facts(tmp_path: Path) -> None:
+    # "April 2 at 15:15 is when …": the colon of 15:15 does not split the sentence, and the
+    # value words are the date's (not "dentist", the word the request used)
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "April 2 at 15:15 is when I'm next in the dentist's chair."),
+        ("S1", 0, "assistant", "Noted: the dentist on April 2 at 15:15."),
+        ("S1", 0, "user", "My GP surgery is on Carver Street, by the library."),
+        ("S2", 3, "user", "Please forget my dentist appointment."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "April 2" not in dumped
+    assert "Carver Street" in dumped

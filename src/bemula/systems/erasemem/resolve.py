@@ -105,13 +105,15 @@ MAX_PHRASE_MATCHES = 3
 
 def value_tokens_of(store: MemoryStore, unit: Unit, exclude: set[str] | None = None) -> set[str]:
     """The unit's least frequent non-generic tokens: what distinguishes it from neighbours."""
-    candidates = [t for t in unit.tokens if t not in GENERIC]
+    # the words that are not the attribute's ("dentist" in "April 2 is when I'm next at the
+    # dentist's" is what the request said; the value is what else is rare there)
+    candidates = [t for t in unit.tokens if t not in GENERIC and (not exclude or t not in exclude)]
     if not candidates:
         return set()
     low = min(_df(store, t) for t in candidates)
     if low > MAX_VALUE_DF:
         return set()
-    return {t for t in candidates if _df(store, t) <= max(low, 1) and (not exclude or t not in exclude)}
+    return {t for t in candidates if _df(store, t) <= max(low, 1)}
 
 
 def _phrase_tokens(phrase: str) -> list[str]:
@@ -167,7 +169,7 @@ def phrase_weights(store: MemoryStore, tokens: list[str], head: str | None = Non
 #: where a compound sentence joins two facts: "…, but …", "… and her birthday is …",
 #: "For the HR form: my emergency contact is …", "deadline 30 June, budget €80,000"
 _PART_BREAK = re.compile(
-    r"(?<=[?!])\s+|\s*(?:;|:|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
+    r"(?<=[?!])\s+|\s*(?:;|(?<!\d):(?!\d)|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
     r"she|he|i|it|they|we)\b)|,\s+(?=(?:our|my|his|her|their|the|a|an)\s+[\w-]+\s+(?:of|at|for|in)\b|is\s|are\s|was\s|"
     r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d)",
     re.I,
@@ -700,9 +702,9 @@ def resolve(
             own = code_keys(unit.text)
             if len(own) <= 2:  # one code (and its phone tail): its other spellings go everywhere
                 res.code_keys |= own
-            values = value_tokens_of(store, unit)
             # "delete my pet food brand": the request's words name the attribute, not the value
-            res.value_tokens |= (values - described) or values
+            values = value_tokens_of(store, unit, exclude=described) or value_tokens_of(store, unit)
+            res.value_tokens |= values
         ghosts = res.window_ghosts if window else res.unit_ghosts
         ghosts.append(tuple(tokenize(unit.text)))
         res.ghost_owners[ghosts[-1]] = ghost_owners(unit.text)

@@ -432,6 +432,8 @@ def test_a_reference_to_the_last_message_is_a_request_about_it(text: str) -> Non
     ("my partner's name (I dropped it into the conversation about the dog's lead)", "my partner's name",
      "the dog's lead"),
     ("where my pension is the time we were discussing bookshelves", "where my pension is", "bookshelves"),
+    ("which town I live in back when you were helping me with lunches", "which town I live in", "lunches"),
+    ("where I'm going next in the middle of our talk on phone photos", "where I'm going next", "phone photos"),
     ("my pension", "my pension", None),
 ])
 def test_a_target_that_says_which_conversation_it_was_said_in(phrase: str, thing: str, topic: str | None) -> None:

@@ -350,6 +350,10 @@ _TOLD_IN = (
                r"(?:on|about|regarding|around|over)\s+(?P<topic>[^)]+?)\)?\s*$", re.I),
     re.compile(r"\s*[(,]?\s*(?:the\s+time|back\s+when|when|while)\s+we\s+(?:were\s+)?(?:discuss|talk|chat|went|go)\w*"
                r"\s+(?:about\s+|over\s+|through\s+)?(?P<topic>[^)]+?)\)?\s*$", re.I),
+    re.compile(r"\s*[(,]?\s*(?:the\s+time|back\s+when|when|while)\s+you\s+were\s+(?:helping|giving|walking|talking)\s+"
+               r"(?:me\s+)?(?:with|through|about|on)\s+(?P<topic>[^)]+?)\)?\s*$", re.I),
+    re.compile(r"\s*[(,]?\s*in\s+the\s+middle\s+of\s+(?:our|the|that)\s+(?:chat|conversation|talk|session|discussion)\s+"
+               r"(?:on|about|regarding|around|over)\s+(?P<topic>[^)]+?)\)?\s*$", re.I),
 )
 
 

@@ -75,7 +75,7 @@ _NEGATED_KEEP = (
     r"(?:keep|store|remember|retain|save|hold\s+on\s+to|use|record|track|log|"
     r"keeping|storing|remembering|retaining|saving|using|recording|tracking|logging|"
     r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to|"
-    r"work(?:ing)?\s+out|figur(?:e|ing)\s+out|"
+    r"work(?:ing)?\s+out|figur(?:e|ing)\s+out|put(?:ting)?\s+together|piec(?:e|ing)\s+together|"
     r"put(?:ting)?\s+two\s+and\s+two\s+together|piec(?:e|ing)\s+(?:it\s+|things\s+|that\s+)?together|"
     r"put(?:ting)?\s+(?:those|these|them|it|that|things|the\s+two)\s+together)"
 )
@@ -342,12 +342,12 @@ _CHANGE = re.compile(
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
     r"bought\s+(?:a|an)\s+new|ended\s+up(?:\s+being)?|from\s+here\s+on|going\s+forward|from\s+today|"
-    r"now,\s+not)\b|\bnew\s+[a-z]+(?:\s+[a-z]+)?\s*:",
+    r"now,\s+not)\b|\bnew\s+[a-z]+(?:\s+[a-z]+)?\s*(?::|\s(?:is|are)\b)",
     re.I,
 )
 #: a statement that tells of a change (for resolution: where the replaced attribute is named)
 CHANGE_CUE = _CHANGE
-_LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|"
+_LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|\s+[+&]\s+|"
                          r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+)\s*", re.I)
 #: what a further item of a list opens with ("…, my phone", "…, and the PIN", "…, 2093")
 _LIST_ITEM = re.compile(
@@ -373,7 +373,8 @@ def _first_phrase(text: str) -> str:
 def clean_target(raw: str) -> str:
     """Strip the request's framing from the object phrase, keep what names the target."""
     # "clear that out", "throw it away": the particle is the verb's, the object a pronoun
-    raw = re.sub(r"^(\s*(?:it|that|this|them|those|these))\s+(?:out|away|off)\b", r"\1", raw, flags=re.I)
+    raw = re.sub(r"^(\s*(?:it|that|this|them|those|these))\s+(?:out|away|off|any\s*more|either|too|as\s+well|for\s+good|"
+                 r"completely|entirely)\b", r"\1", raw, flags=re.I)
     text = _first_phrase(raw.strip(" \t\"'“”.,!?;:"))
     changed = True
     while changed:
@@ -430,7 +431,7 @@ _ANTECEDENT_CUE = re.compile(
     r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|(?:i\s+was\s+)?saying|"
     r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
-    r"(?:have|'ve)\s+(?:typed|written|put|entered|sent|posted)|typed|wrote|entered|"
+    r"(?:have|'ve)\s+(?:typed|written|put|entered|sent|posted|pasted)|typed|wrote|entered|pasted|"
     r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+stored|you\s+kept|"
     # "If you've held on to my dentist appointment, let go of that"; "I'm not comfortable with
     # you retaining the chat we had on September 21, so let it all go"
@@ -581,7 +582,7 @@ def _may_be_request(text: str) -> bool:
 _Rewrite = tuple[str, str | Callable[[re.Match[str]], str]]
 #: "would you mind deleting X": the verb of a gerund whose stem is not the verb
 _GERUND_STEMS = {"eras": "erase", "delet": "delete", "remov": "remove", "wip": "wipe", "purg": "purge",
-                 "scrapp": "scrap", "dropp": "drop"}
+                 "scrapp": "scrap", "dropp": "drop", "scrubb": "scrub", "binn": "bin"}
 
 #: texting spellings read as the words they stand for (only for reading a request)
 _TEXTING: list[_Rewrite] = [
@@ -620,8 +621,22 @@ _IDIOMS: list[_Rewrite] = [
      r"like\s+it)\s+if\s+((?:(?!\b(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\b)[^.?!;]){2,80}?)\s+"
      r"(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\s+(?:stored|kept|saved|remembered|on\s+file|"
      r"on\s+record|in\s+your\s+\w+)\b", r"please don't keep \1"),
+    # "Two things to get rid of: X and Y" -> "please forget: X and Y"
+    (r"\b(?:a\s+few|two|three|some|\d)\s+things\s+(?:for\s+you\s+)?to\s+(?:forget|delete|remove|erase|drop|wipe|"
+     r"get\s+rid\s+of|scrap|bin|ditch)\s*:\s*", "please forget "),
+    # "a clean sweep of everything relating to my marriage" -> "forget everything …"
+    (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:do|make|have)\s+a\s+clean\s+sweep\s+of\b", "please forget"),
+    # "I'd rather you knew nothing about it", "if nothing about my health stayed in your memory"
+    (r"\bi(?:'d|’d|\s+would)\s+rather\s+you\s+(?:knew|kept|had|remembered)\s+nothing\s+(?:about|of)\s+",
+     "please forget everything about "),
+    (r"\bif\s+nothing\s+(?:about|of|on|from)\s+((?:(?!\bstay)[^.?!;]){2,60}?)\s+(?:stayed|stays|remained|remains|"
+     r"was\s+kept|were\s+kept|was\s+stored)\b(?:\s+(?:in\s+your\s+(?:memory|notes|records)|with\s+you))?",
+     r", please forget everything about \1"),
+    # "Nothing from tonight needs to be remembered" -> "forget everything from tonight"
+    (r"(^|[.!?;:]\s+)nothing\s+(from|about|of)\s+((?:(?!\bneeds?\b)[^.?!;]){2,60}?)\s+needs?\s+to\s+be\s+"
+     r"(?:remembered|kept|stored|saved)\b", r"\1please forget everything I told you \2 \3"),
     # "Mind dropping my salary …?" -> "drop my salary"
-    (r"(^|[.!?;:]\s+|,\s+)mind\s+(forget|eras|delet|remov|wip|purg|scrub|clear|discard|ditch|bin|scrapp|dropp|toss|dump)"
+    (r"(^|[.!?;:]\s+|,\s+)mind\s+(forget|eras|delet|remov|wip|purg|scrubb?|clear|discard|ditch|binn?|scrapp|dropp|toss|dump)"
      r"(?:e)?ing\b", lambda m: m.group(1) + _GERUND_STEMS.get(m.group(2).lower(), m.group(2))),
     # "would you mind (terribly) not keeping X" -> "don't keep X"
     (r"\bwould\s+you\s+mind\s+(?:\w+\s+)?not\s+(?:keep|stor|remember|sav|retain|us|record|track)(?:e|ing)?\b",
@@ -651,8 +666,8 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b(?:is\s+it\s+possible\s+for\s+you\s+to|(?:can|could|would|will)\s+you(?:\s+please)?)\s+not\s+"
      r"(?:have|keep|store|remember|hold|save|retain|record)\b", "please don't keep"),
     # "would you mind clearing out X" -> "clear X"
-    (r"\b(?:would|do)\s+you\s+mind\s+(?:(?:just|please)\s+)?(forget|eras|delet|remov|wip|purg|scrub|clear|"
-     r"discard|ditch|bin|scrapp|dropp|toss|dump)(?:e)?ing(?:\s+(?:out|away|off))?\b",
+    (r"\b(?:would|do)\s+you\s+mind\s+(?:(?:just|please)\s+)?(forget|eras|delet|remov|wip|purg|scrubb?|clear|"
+     r"discard|ditch|binn?|scrapp|dropp|toss|dump)(?:e)?ing(?:\s+(?:out|away|off))?\b",
      lambda m: _GERUND_STEMS.get(m.group(1).lower(), m.group(1))),
     # an update's old value written off without a verb: "the old one is out of date", "what I
     # told you before no longer holds", "the previous one shouldn't come up again"

@@ -532,8 +532,8 @@ def resolve(
             # reaches "I play a Fender Rhodes", which no category word marks; an exception
             # its words do not find keeps its nearest unit
             live = [u for u in store.user_units() if u.turn_id != request_turn_id]
-            described = before_exception(category_text)
-            for unit in semantic.near(described, live, CATEGORY_MIN_COSINE):
+            description = before_exception(category_text)
+            for unit in semantic.near(description, live, CATEGORY_MIN_COSINE):
                 if others_too or not about_someone_else(unit.text):
                     selected[unit.id] = unit
             for phrase in exceptions_of(intent):
@@ -748,7 +748,11 @@ _NEW_VALUE_PATTERNS = [
     r"\bnow\s+(?:it's|it is|i'm|i am|it’s|i’m)\s+" + _V,
     r"^(?:[^:]*:\s*)?" + _V + r"\s+(?:is|are)\s+(?:now\s+)?my\s+[^,.;:!?]+?\s+(?:from\s+now\s+on|now|these\s+days|"
     r"nowadays|instead)\b",
-    r"\b(?:it's|it is|it’s|that's|that is)\s+" + _V + r"\s+(?:now|instead|these\s+days|nowadays|from\s+now\s+on)\b",
+    r"\b(?:it's|it is|it’s|its|that's|that is)\s+" + _V + r"\s+(?:now|instead|these\s+days|nowadays|from\s+now\s+on)\b",
+    # "it's penicillin, not amoxicillin"
+    r"\b(?:it's|it is|it’s|its)\s+" + _V + r",\s+not\b",
+    # "I'm at Halden Logistics now"
+    r"\b(?:i'm|i am|im|we're|we are)\s+(?:at|with|in|on)\s+" + _V + r"\s+now\b",
     r"\bnot\s+\w+(?:\s+\w+)?\s*,?\s+but\s+" + _V,
     r"^(?:[^:]*:\s*)?" + _V + r"\s+instead\s+of\b",
     r"\bnow\s+i\s+(?:\w+\s+)?" + _V,

@@ -498,3 +498,23 @@ def test_an_f1_request_keeps_what_it_says_stays() -> None:
 @pytest.mark.parametrize(("kind", "word", "text"), _rows("requests_missed.tsv"))
 def test_requests_the_rules_still_miss(kind: str, word: str, text: str) -> None:
     test_requests_in_everyday_wording(kind, word, text)
+
+
+@pytest.mark.parametrize(("text", "new"), [
+    # the new value comes in a phrasing no pattern knows: its shape says it
+    ("Octopus Energy is who I'm with these days, so drop the previous one.", "Octopus Energy"),
+    ("Went for hello@brightmail.net in the end. Bin the old one.", "hello@brightmail.net"),
+    ("Swimming is Tuesdays and Fridays going forward, forget the previous one.", "Tuesdays and Fridays"),
+])
+def test_an_update_whose_new_value_no_phrasing_introduces(text: str, new: str) -> None:
+    from bemula.systems.erasemem.intent import _CHANGE
+    from bemula.systems.erasemem.oldvalue import value_stated
+
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.REPLACEMENT, (text, intent)
+    assert value_stated(intent.statements, _CHANGE) == new
+
+
+def test_forgetting_the_old_one_with_no_value_beside_it_is_not_an_update() -> None:
+    intent = parse_forget_request("Please forget the old one, it's confusing me.")
+    assert intent is None or intent.kind != ForgetKind.REPLACEMENT

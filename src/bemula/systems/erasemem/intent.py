@@ -870,11 +870,24 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     named = [t for t in targets if t and _names_something(t)]
     if changed and not named:
         return replacement  # "scrap the old one": the change statement says which
+    if named and all(_ONLY_THE_OLD.match(t) for t in named) and statements:
+        from bemula.systems.erasemem.oldvalue import value_stated
+
+        if value_stated(statements, _CHANGE):
+            # "Octopus Energy these days, so drop the previous one": a value beside a request
+            # for "the old one" is the one that replaces it, however it was introduced
+            return replacement
     targets = named or [t for t in targets if t]
     if not targets:
         return None
     kind = ForgetKind.FACTS if len(targets) >= 2 else ForgetKind.FACT
     return ForgetIntent(kind, targets=targets, statements=statements, directives=directive_texts)
+
+
+#: a target that names only "the old one" ("the previous one", "the earlier number")
+_ONLY_THE_OLD = re.compile(
+    r"^\s*(?:the|my|that|your)?\s*(?:old|previous|former|earlier|outdated|last)\s+(?:one|ones|value|version|answer|"
+    r"info|information|detail|details|entry|figure|number|name|address|date|it)?\s*$", re.I)
 
 
 def _states_new_value(statements: list[str], directives: list[str]) -> bool:

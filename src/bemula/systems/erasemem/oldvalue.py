@@ -134,6 +134,24 @@ def _starts_sentence(before: str) -> bool:
     return not (m.group(2) == "." and m.group(1) in _TITLES)
 
 
+_EMAIL_OR_NUMBER = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d ()./-]{2,}\d")
+
+
+def value_stated(statements: list[str], change_cue: re.Pattern[str]) -> str | None:
+    """The value an update states when no phrasing we know introduces it ("… I'm with
+    Octopus Energy these days", "Octopus it is"): the first name, email, number or run of
+    weekdays in the statements that tell the change (else in any statement)."""
+    told = [st for st in statements if change_cue.search(st)]
+    for statement in told or statements:
+        found: list[tuple[int, str]] = [(m.start(), m.group(0)) for m in _EMAIL_OR_NUMBER.finditer(statement)]
+        found += [(pos, span) for pos, span in values_of_kind(statement, "weekdays")]
+        found += [(pos, span) for pos, span in values_of_kind(statement, "name")
+                  if not any(p <= pos < p + len(v) for p, v in found)]
+        if found:
+            return min(found)[1].strip(" .,;:")
+    return None
+
+
 def _close(a: str, b: str) -> bool:
     """Equal, or one typo apart in a longer word ("podccast" for "podcast")."""
     if a == b:

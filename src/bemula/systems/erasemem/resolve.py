@@ -21,7 +21,7 @@ from datetime import datetime
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
-from bemula.systems.erasemem.oldvalue import find_old_value, value_kind
+from bemula.systems.erasemem.oldvalue import find_old_value, value_kind, value_stated
 from bemula.systems.erasemem.owners import (
     KIN,
     MY_THING,
@@ -592,7 +592,8 @@ def resolve(
         return res  # sources stay; the conclusion is suppressed at retrieval
 
     elif intent.kind == ForgetKind.REPLACEMENT:
-        new_value = intent.new_value or new_value_of(intent.statements, set())
+        new_value = (intent.new_value or new_value_of(intent.statements, set())
+                     or value_stated(intent.statements, CHANGE_CUE))
         new_tokens = set(tokenize(new_value)) if new_value else set()
         anchors: set[str] = set()
         found_by_kind = False

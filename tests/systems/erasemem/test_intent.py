@@ -518,3 +518,20 @@ def test_an_update_whose_new_value_no_phrasing_introduces(text: str, new: str) -
 def test_forgetting_the_old_one_with_no_value_beside_it_is_not_an_update() -> None:
     intent = parse_forget_request("Please forget the old one, it's confusing me.")
     assert intent is None or intent.kind != ForgetKind.REPLACEMENT
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("Please delete our conversation about planning the allotment.", "planning the allotment"),
+    ("Wipe whatever I shared back when we were discussing my tax return.", "my tax return"),
+    ("No need to keep everything that came up around choosing a new boiler.", "choosing a new boiler"),
+    ("Drop the chat where we got into my sister's wedding speech, please.", "my sister's wedding speech"),
+])
+def test_a_conversation_named_by_its_topic_is_a_window(text: str, topic: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, (text, intent)
+    assert intent.time_phrase == topic
+
+
+def test_what_i_told_you_about_a_thing_is_not_a_window() -> None:
+    intent = parse_forget_request("Delete what I told you about my pension.")
+    assert intent is not None and intent.kind == ForgetKind.FACT

@@ -520,3 +520,16 @@ def test_a_time_of_day_is_not_a_break_between_two_facts(tmp_path: Path) -> None:
     dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
     assert "April 2" not in dumped
     assert "Carver Street" in dumped
+
+
+def test_a_conversation_named_by_its_topic_is_forgotten_whole(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I want to plan the allotment beds for spring: potatoes, leeks, broad beans."),
+        ("S1", 0, "user", "My allotment neighbour Dorota swaps seeds with me."),
+        ("S2", 3, "user", "My landlord Mr Achebe is raising the rent in May."),
+        ("S3", 5, "user", "Please delete our conversation about planning the allotment beds."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Dorota" not in dumped and "potatoes" not in dumped
+    assert "Achebe" in dumped

@@ -833,6 +833,14 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                                 statements=[s for s in statements if s not in time_clauses],
                                 directives=directive_texts + time_clauses)
 
+    # F5 by topic: "our conversation on my first knitting project", "whatever I shared back
+    # when we were discussing the pantry staples": the conversation that was about it
+    for _directive, _verb, obj in directives:
+        topic = conversation_topic(obj)
+        if topic:
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=topic,
+                                statements=statements, directives=directive_texts)
+
     # F4: a conclusion / inference
     if any(_CONCLUSION.search(d[1]) or _CONCLUSION.search(d[0]) for d in directives) or any(
         _CONCLUSION.search(c) for i, (c, _m) in enumerate(clauses) if i in consumed
@@ -882,6 +890,35 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         return None
     kind = ForgetKind.FACTS if len(targets) >= 2 else ForgetKind.FACT
     return ForgetIntent(kind, targets=targets, statements=statements, directives=directive_texts)
+
+
+_CONVERSATION = r"(?:chat|chats|conversation|conversations|talk|discussion|session|exchange)"
+_DISCUSSING = (r"(?:discuss\w*|talk\w*\s+about|chatt\w*\s+about|went\s+over|go(?:ing)?\s+over|got\s+into|"
+               r"getting\s+into|work\w*\s+on|figur\w*\s+out|sort\w*\s+out)")
+#: a conversation named by what it was about
+_TOPIC_WINDOW = (
+    re.compile(r"^\W*(?:(?:all\s+of\s+)?(?:our|the|that|this)\s+)" + _CONVERSATION + r"\s+(?:we\s+had\s+)?"
+               r"(?:on|about|regarding|around|over|where\s+we\s+" + _DISCUSSING + r"|when\s+we\s+(?:were\s+)?"
+               + _DISCUSSING + r")\s+(?P<topic>.+)$", re.I),
+    re.compile(r"^\W*(?:whatever|everything|anything|all|what)\s+(?:(?:that\s+)?i|we)\s+(?:shared|said|told\s+you|"
+               r"mentioned|discussed|talked\s+about|wrote)\s+(?:back\s+)?(?:when|while|during|in|the\s+time)\s+"
+               r"(?:we\s+were\s+|you\s+were\s+helping\s+me\s+with\s+|our\s+" + _CONVERSATION
+               + r"\s+(?:on|about)\s+)?(?:" + _DISCUSSING + r"\s+)?(?P<topic>.+)$", re.I),
+    re.compile(r"^\W*(?:everything|anything|whatever|all)\s+(?:that\s+)?came\s+up\s+(?:around|during|while|when|in)\s+"
+               r"(?:we\s+were\s+)?(?:" + _DISCUSSING + r"\s+)?(?P<topic>.+)$", re.I),
+)
+
+
+def conversation_topic(obj: str) -> str | None:
+    """What a conversation was about, when a request names it that way ("our chat on
+    getting started with stargazing" -> "getting started with stargazing")."""
+    text = obj.strip(" ,.;:!?")
+    for pattern in _TOPIC_WINDOW:
+        m = pattern.match(text)
+        if m and len(m.group("topic").split()) >= 2:
+            topic = re.split(r"[,;]|\s+(?:please|if\s+you|it\s+was|i\s+said|i\s+shared)\b", m.group("topic"))[0]
+            return topic.strip(" ,.;:!?") or None
+    return None
 
 
 #: a target that names only "the old one" ("the previous one", "the earlier number")

@@ -691,11 +691,17 @@ _IDIOMS: list[_Rewrite] = [
 
 
 _REWRITES = [(re.compile(pattern, re.I), repl) for pattern, repl in (*_TEXTING, *_IDIOMS)]
+#: a sentence begun without the full stop before it: "quick before the kids wake Wipe whatever
+#: I've said about money" — a capitalised removal verb after a lower-case word starts a clause
+_UNPUNCTUATED_START = re.compile(
+    r"(?<=[a-z0-9])\s+(?=(?:Please\s+)?(?:Forget|Delete|Erase|Remove|Wipe|Scrap|Drop|Bin|Ditch|Clear|Purge|Scrub|"
+    r"Don't|Do not|Stop|Get rid)\b)")
 
 
 def canonical_request_text(text: str) -> str:
     """A user turn with texting spellings expanded and removal idioms in plain words: only
     what the request grammar reads; the memory keeps the user's own words."""
+    text = _UNPUNCTUATED_START.sub(". ", text)
     for pattern, repl in _REWRITES:
         text = pattern.sub(repl, text)
     return text

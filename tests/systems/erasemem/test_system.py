@@ -533,3 +533,16 @@ def test_a_conversation_named_by_its_topic_is_forgotten_whole(tmp_path: Path) ->
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Dorota" not in dumped and "potatoes" not in dumped
     assert "Achebe" in dumped
+
+
+def test_a_value_blanked_in_a_restating_sentence_is_blanked_in_its_turn_too(tmp_path: Path) -> None:
+    # the restating turn's own text, not only its memory unit: what the user said is stored
+    # twice, and both must lose the value
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My pension fund is Lindqvist Retirement Fund, set up by my old employer Kestrel Foods."),
+        ("S2", 2, "user", "I'm thinking about topping up what goes into Lindqvist Retirement Fund. Is that wise at 40?"),
+        ("S3", 4, "user", "Please forget my pension fund."),
+    ])
+    stores = {r.store for r in system.dump() if "Lindqvist" in r.text}
+    assert not stores, stores

@@ -21,7 +21,7 @@ from datetime import datetime
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
-from bemula.systems.erasemem.oldvalue import find_old_value, value_kind, value_stated
+from bemula.systems.erasemem.oldvalue import find_old_value, value_kind, value_stated, values_of_kind
 from bemula.systems.erasemem.owners import (
     KIN,
     MY_THING,
@@ -683,6 +683,8 @@ def resolve(
     # the request's words that name the attribute ("my pet food brand"), not a value it names
     # outright ("the Fiesta", "SV5520781"): those must go everywhere like any value word
     described = set().union(*(_attribute_words(p) for p in intent.targets)) if intent.targets else set()
+    # whose thing it is ("Jess's new tablets") is no value either: Jess stays in every other memory
+    described |= {t for p in intent.targets for m in re.finditer(r"\b([A-Z][\w-]+)['’]s\b", p) for t in tokenize(m.group(1))}
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         # "… don't hold on to that one. Keep the cholesterol one": what the request keeps stays
         for phrase in exceptions_of(intent):
@@ -713,6 +715,15 @@ def resolve(
         ghosts = res.window_ghosts if window else res.unit_ghosts
         ghosts.append(tuple(tokenize(unit.text)))
         res.ghost_owners[ghosts[-1]] = ghost_owners(unit.text)
+    # a name or handle the deleted statement shares with another of the user's statements
+    # ("lumen_drift", "Lindqvist Retirement Fund") is the value, said again: it is blanked
+    # wherever it stands (only blanked: the other statements are not deleted for it)
+    restated: set[str] = set()
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
+        parts = [u.text for u in selected.values()] + [t[0] for t in res.trims.values()]
+        for text in parts:
+            for span_tokens in _restated_names(store, text, set(selected) | set(res.trims)):
+                restated |= span_tokens - described  # "Lindqvist Retirement Fund" for "my retirement savings"
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:
@@ -726,8 +737,28 @@ def resolve(
             selected[unit.id] = unit
             res.unit_ghosts.append(tuple(tokenize(unit.text)))
             res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
+    res.value_tokens |= restated
     res.delete_units = sorted(selected)
     return res
+
+
+#: a handle or code written in lower case ("lumen_drift", "quietfalcon42")
+_HANDLE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\d+[a-z0-9]*\b")
+
+
+def _restated_names(store: MemoryStore, text: str, removed: set[str]) -> list[set[str]]:
+    """The names and handles of ``text`` (not owners: "Tunde's") that another live unit
+    also holds, as token sets."""
+    spans = [span for _pos, span in values_of_kind(text, "name") if not re.search(r"['’]s$", span)]
+    spans += _HANDLE.findall(text)
+    out: list[set[str]] = []
+    for span in spans:
+        tokens = set(tokenize(span)) - GENERIC
+        if not tokens or all(t.isdigit() for t in tokens):
+            continue
+        if any(u.id not in removed and tokens <= u.tokens for u in store.units_containing(tokens)):
+            out.append(tokens)
+    return out
 
 
 #: a value: words, digits, "99%", "+386 41 552 708", "juniper.rowe@proton.me" (a dot inside a word)

@@ -248,15 +248,17 @@ class EraseMem(MemorySystem):
         # was deleted, never in other memories (a stored value is a sequence, not one "24")
         purge = frozenset(t for t in res.value_tokens if not (t.isdigit() and len(t) < 3))
         if purge:
-            for unit in store.units_containing(purge):
-                if unit.tokens & purge and store.redact_unit(unit.id, purge):
-                    units_edited += 1
+            # turns first: an untouched user turn is screened by its units' tokens, which
+            # must still be the words it says (blanking a unit first hid its turn's value)
             for raw_turn in store.turns_containing(purge):
                 tid = raw_turn.id
                 count = store.redact_turn(tid, purge)
                 if count:
                     words_redacted += count
                     touched_turns.add(tid)
+            for unit in store.units_containing(purge):
+                if unit.tokens & purge and store.redact_unit(unit.id, purge):
+                    units_edited += 1
         # every other spelling of a removed code or number ("SV5520781" for "SV-5520-781")
         if res.code_keys:
             for unit in list(store.units.values()):

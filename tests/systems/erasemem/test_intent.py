@@ -73,6 +73,14 @@ NEGATIVES = [
 ]
 
 
+def _assert_reads(text: str, kind: ForgetKind, word: str) -> None:
+    """The message is a request of ``kind`` whose targets hold ``word``."""
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind == kind, (text, intent)
+    assert any(word in t.lower() for t in intent.targets), (text, intent.targets)
+
+
 @pytest.mark.parametrize("text", F1)
 def test_single_fact_requests(text: str) -> None:
     intent = parse_forget_request(text)
@@ -318,10 +326,7 @@ def test_inference_in_other_words_is_f4(text: str) -> None:
     ("I'd like my old work address removed.", ForgetKind.FACT, "address"),
 ])
 def test_removal_said_without_a_listed_verb(text: str, kind: ForgetKind, word: str) -> None:
-    intent = parse_forget_request(text)
-    assert intent is not None, text
-    assert intent.kind == kind, (text, intent)
-    assert any(word in t.lower() for t in intent.targets), (text, intent.targets)
+    _assert_reads(text, kind, word)
 
 
 @pytest.mark.parametrize(("text", "new"), [
@@ -394,10 +399,7 @@ def test_the_thing_before_i_gave_you_is_the_target_when_only_a_time_follows() ->
     ("What came up about my shoe size really shouldn't be in your records, so remove it.", ForgetKind.FACT, "shoe"),
 ])
 def test_more_ways_of_asking(text: str, kind: ForgetKind, word: str) -> None:
-    intent = parse_forget_request(text)
-    assert intent is not None, text
-    assert intent.kind == kind, (text, intent)
-    assert any(word in t.lower() for t in intent.targets), (text, intent.targets)
+    _assert_reads(text, kind, word)
 
 
 @pytest.mark.parametrize("text", [

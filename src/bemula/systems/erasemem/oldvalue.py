@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from bemula.systems.erasemem.owners import about_someone_else
 from bemula.systems.erasemem.store import MemoryStore, Unit
+from bemula.systems.erasemem.textutil import sentence_pieces
 from bemula.systems.erasemem.tokens import tokenize
 
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
@@ -50,8 +51,6 @@ _CHANGE_TALK = frozenset(tokenize(
 #: how much the sentence before a unit (same turn) counts toward it: "Two: butter." then
 #: "Beurrerie Gauvin, good quality, …" states one fact across two sentences
 CONTEXT_WEIGHT = 0.5
-#: where one sentence ends and the next begins
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 #: "my budgeting app", "my work laptop": the attribute as the user's own
 _MY_WORDS = re.compile(r"\bmy\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
 #: how much a lower-case word of the new value counts as an attribute word
@@ -221,7 +220,7 @@ def find_old_value(
     for unit in sorted(store.user_units(), key=lambda u: u.id):
         if unit.turn_id == request_turn_id:
             continue
-        for sentence in _SENTENCE_END.split(unit.text):
+        for sentence in sentence_pieces(unit.text):
             before = previous.get(unit.turn_id, "")
             previous[unit.turn_id] = sentence
             spans = [(pos, s) for pos, s in values_of_kind(sentence, kind)

@@ -34,6 +34,7 @@ from bemula.systems.erasemem.owners import (
 )
 from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
+from bemula.systems.erasemem.textutil import sentence_pieces
 from bemula.systems.erasemem.timeparse import parse_time_reference
 from bemula.systems.erasemem.tokens import tokenize
 
@@ -397,7 +398,7 @@ def just_said_units(store: MemoryStore, phrase: str, request_turn_id: str) -> li
         statements = [x for x in sentences if not x.rstrip().endswith("?")]
         return [x for x in statements if _PERSONAL.search(x)] or statements
 
-    split = [(unit, [x for x in _SENTENCE_SPLIT.split(unit.text) if x.strip()]) for unit in units]
+    split = [(unit, sentence_pieces(unit.text)) for unit in units]
     # the sentences the phrase's own words name, else the ones about the user
     by_words = bool(words) and any(chosen_in(sentences, True) for _, sentences in split)
     out: list[tuple[Unit, tuple[str, str] | None]] = []
@@ -411,9 +412,6 @@ def just_said_units(store: MemoryStore, phrase: str, request_turn_id: str) -> li
         else:
             out.append((unit, None))
     return out
-
-
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
 
 
 #: words of a back-reference that frame it, not name a thing ("the personal detail in my last message")

@@ -53,13 +53,19 @@ def _merge_abbreviations(parts: list[str]) -> list[str]:
     return merged
 
 
+def sentence_pieces(text: str) -> list[str]:
+    """The sentences of ``text`` as written: split at end punctuation and line breaks, not
+    after an abbreviation ("Mr. Delacroix"); a question stays apart from its answer."""
+    return _merge_abbreviations([p.strip() for p in _SENTENCE_END.split(text) if p.strip()])
+
+
 def split_sentences(text: str) -> list[str]:
     """Split a turn into sentences (what a memory unit holds).
 
     A question the speaker answers at once stays with its answer ("My gym days? That's
     Tuesdays." is one statement), so an attribute is never separated from its value.
     """
-    parts = _merge_abbreviations([p.strip() for p in _SENTENCE_END.split(text) if p.strip()])
+    parts = sentence_pieces(text)
     if len(parts) == 1:
         return parts
     merged: list[str] = []

@@ -1,9 +1,9 @@
 """A scripted stand-in for the LLM that answers Cognee's (cognee 1.6.x) *real* prompts.
 
-Cognee's ``cognify`` asks for two things per chunk of ingested text, both as a JSON object
-with the Pydantic schema appended to the system prompt (its default ``litellm_native``
-structured output falls back to ``response_format={"type": "json_object"}`` for a model
-litellm does not know, i.e. any local or custom endpoint): a **knowledge graph** (nodes and
+Cognee's ``cognify`` asks for two things per chunk of ingested text, both as JSON following a
+Pydantic schema — sent as ``response_format`` (``json_schema``, how the adapter wires it) or,
+with ``-o structured=json_object``, appended to the system prompt (Cognee's fallback for a
+model litellm does not know): a **knowledge graph** (nodes and
 edges, system prompt "You are a top-tier algorithm designed for extracting information in
 structured formats to build a knowledge graph.") and a **summary** of the chunk for
 retrieval ("Summarize the chunk for retrieval."). Before a pipeline that needs the LLM it
@@ -51,6 +51,18 @@ def _node_type(name: str) -> str:
     return "Person" if name in PEOPLE else "Concept"
 
 
+def _requested_schema(body: dict[str, Any], system: str) -> str:
+    """The name of the Pydantic schema Cognee asks for: the ``response_format``'s
+    (``json_schema``) or, in the ``json_object`` fallback, the one pasted into the prompt."""
+    response_format = body.get("response_format") or {}
+    if response_format.get("type") == "json_schema":
+        return str((response_format.get("json_schema") or {}).get("name", ""))
+    for name in ("KnowledgeGraph", "SummarizedContent"):
+        if f'"title": "{name}"' in system:
+            return name
+    return ""
+
+
 @dataclass
 class ScriptedCogneeModel:
     """A ``FakeOpenAIServer`` responder for Cognee driven by :class:`GraphRule` s.
@@ -84,9 +96,10 @@ class ScriptedCogneeModel:
         if system.startswith(PROBE_PROMPT):
             self._count("cognee.probe")
             return "test"
-        if system.startswith(GRAPH_PROMPT) and "KnowledgeGraph" in system:
+        schema = _requested_schema(body, system)
+        if system.startswith(GRAPH_PROMPT) and schema == "KnowledgeGraph":
             return self._answer("cognee.graph", self._graph(user))
-        if system.startswith(SUMMARY_PROMPT) and "SummarizedContent" in system:
+        if system.startswith(SUMMARY_PROMPT) and schema == "SummarizedContent":
             return self._answer("cognee.summary", self._summary(user))
         if self.fallback is not None:
             self._count("fallback")

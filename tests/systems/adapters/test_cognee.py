@@ -49,6 +49,22 @@ def scripted() -> Iterator[tuple[FakeOpenAIServer, ScriptedCogneeModel]]:
         yield server, model
 
 
+def _formats(server: FakeOpenAIServer, since: int = 0) -> list[tuple[str, str]]:
+    """The distinct (response_format type, schema name) pairs of Cognee's structured calls
+    (from the ``since``-th chat request on)."""
+    pairs = set()
+    for body in server.chat_requests()[since:]:
+        response_format = body.get("response_format") or {}
+        kind = str(response_format.get("type", ""))
+        name = str((response_format.get("json_schema") or {}).get("name", ""))
+        if kind == "json_object":
+            system = str(body["messages"][0]["content"])
+            name = next((n for n in ("KnowledgeGraph", "SummarizedContent") if f'"title": "{n}"' in system), "")
+        if kind:
+            pairs.add((kind, name))
+    return sorted(pairs)
+
+
 def _texts(records: list[StoreRecord], store: str) -> list[str]:
     return [r.text for r in records if r.store == store]
 
@@ -69,12 +85,8 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         assert stats["llm_calls"] == len(server.chat_requests()) == 6 + probes
         assert stats["prompt_tokens"] > 0 and stats["completion_tokens"] > 0
         assert stats["embedding_calls"] > 0
-        formats = {
-            str(b.get("response_format", {}).get("type"))
-            for b in server.chat_requests()
-            if "KnowledgeGraph" in str(b["messages"][0]["content"]) or "SummarizedContent" in str(b["messages"][0]["content"])
-        }
-        assert formats == {"json_object"}  # schema in the prompt: litellm does not know the model
+        # the schema travels as response_format, for the endpoint to constrain the output to
+        assert _formats(server) == [("json_schema", "KnowledgeGraph"), ("json_schema", "SummarizedContent")]
 
         # a stated fact is retrievable, as Cognee's hybrid context shows it (no LLM call)
         calls = len(server.chat_requests())
@@ -128,6 +140,29 @@ def test_a_forget_request_deletes_nothing_in_any_store(context: SystemContext, s
         assert {p.name for p in system.store_dir.iterdir()} <= {"system", "data", "cache", "logs", "repos", "home"}
     finally:
         system.close()
+
+
+def test_structured_json_object_pastes_the_schema_into_the_prompt(scripted, tiny_a, tmp_path) -> None:
+    """``-o structured=json_object``: Cognee's behaviour with a model litellm does not know;
+    then the default again in the same process (litellm's model table is process-wide)."""
+    from bemula.llm.client import LLMClient, LLMConfig
+
+    server, model = scripted
+    llm = LLMClient(LLMConfig(model="scripted", base_url=server.base_url))
+    options = {"embedding_base_url": server.base_url}
+    try:
+        for name, structured in (("fallback", "json_object"), ("default", "json_schema")):
+            since = len(server.chat_requests())
+            system = CogneeSystem(SystemContext(workdir=tmp_path / name, llm=llm, options={**options, "structured": structured}))
+            system.reset()
+            try:
+                feed(system, tiny_a.forget)
+            finally:
+                system.close()
+            assert _formats(server, since) == [(structured, "KnowledgeGraph"), (structured, "SummarizedContent")]
+        assert model.calls["cognee.graph"] == model.calls["cognee.summary"] == 6  # 3 sessions, twice
+    finally:
+        llm.close()
 
 
 def test_session_turns_wait_in_the_dump_until_the_session_ends(context: SystemContext, scripted, tiny_a) -> None:

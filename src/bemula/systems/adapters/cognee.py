@@ -25,8 +25,11 @@ Wiring, and why:
   one database set per user and dataset) is off: one user, one dataset (``bemula``).
 * **LLM**: the backbone's endpoint as Cognee's ``custom`` provider (``openai/<model>`` for
   litellm, ``LLM_ENDPOINT`` = the base URL). Cognee's default structured output
-  (``litellm_native``) asks an unknown model for a JSON object with the schema in the system
-  prompt. Calls and tokens are counted with a litellm success callback.
+  (``litellm_native``) sends the schema as ``response_format`` to a model litellm knows takes
+  one, and asks any other for a JSON object with the schema in the system prompt; the
+  backbone is declared to take one (``-o structured=json_object``: not), so its output is
+  constrained to Cognee's schema (:func:`_declare_schema_support`). Calls and tokens are
+  counted with a litellm success callback.
 * **Embeddings**: the shared embedding endpoint through Cognee's ``openai_compatible``
   engine (the openai SDK; same model for every system, SPEC §2); requests are counted with
   an HTTP hook on that engine's client. For chunk sizing Cognee wants the embedding model's
@@ -138,6 +141,33 @@ class CogneeOptions(EmbeddingTopKOptions):
     search: Literal["hybrid_completion", "graph_completion"] = Field(
         default="hybrid_completion", description="cognee.search's query type (its default: hybrid_completion)"
     )
+    structured: Literal["json_schema", "json_object"] = Field(
+        default="json_schema",
+        description=(
+            "how Cognee asks for its graphs and summaries: json_schema (the schema as response_format, "
+            "the endpoint constrains the output, as for a model litellm knows) or json_object (Cognee's "
+            "fallback for an unknown model: the schema in the prompt, unconstrained)"
+        ),
+    )
+
+
+def _declare_schema_support(model: str, supported: bool) -> None:
+    """Tell litellm whether ``model`` takes a JSON schema as ``response_format``.
+
+    Cognee's default structured output (``litellm_native``) asks litellm's model table: a model
+    it knows to take a schema (the paper's gpt-4o-mini) gets the Pydantic schema as
+    ``response_format`` and the endpoint constrains its output to it; any other model gets
+    ``{"type": "json_object"}`` with the schema pasted into the system prompt, and its output
+    is only validated afterwards. A small local model in that mode sometimes answers with the
+    schema itself (``{"description": …, "type": "object"}``), and cognify fails on the chunk.
+    The backbone bemula hands a system is one that honours ``json_schema`` (bemula's own calls
+    send it; llama.cpp's server turns it into a grammar), so it is declared as such unless
+    ``-o structured=json_object`` asks for Cognee's behaviour with an unknown model. Set before
+    every operation: the table is process-wide and instances may differ.
+    """
+    import litellm
+
+    litellm.register_model({model: {"supports_response_schema": supported, "litellm_provider": "openai", "mode": "chat"}})
 
 
 def cognee_installed() -> bool:
@@ -232,6 +262,7 @@ class CogneeSystem(MemorySystem):
         self.top_k = options.top_k or DEFAULT_TOP_K
         self.unit = options.unit
         self.search_type = options.search
+        self.structured = options.structured
         self.usage = UsageCounter()
         self.embedding_calls = 0
         self.documents_added = 0
@@ -311,6 +342,7 @@ class CogneeSystem(MemorySystem):
         llm.llm_endpoint = self.chat.base_url
         llm.llm_api_key = self.chat.api_key
         llm.llm_temperature = 0.0
+        _declare_schema_support(llm.llm_model, self.structured == "json_schema")
         embedding = get_embedding_config()
         embedding.embedding_provider = "openai_compatible"
         embedding.embedding_model = self.embedder.model

@@ -36,7 +36,7 @@ from bemula.testing.scripted_graphiti import (
     rules_for_user_lines,
 )
 
-__all__ = ["TINY_A_GRAPH_RULES", "ScriptedCogneeModel"]
+__all__ = ["TINY_A_GRAPH_RULES", "ScriptedCogneeModel", "requested_schema"]
 
 GRAPH_PROMPT = "You are a top-tier algorithm designed for extracting information in structured formats"
 SUMMARY_PROMPT = "Summarize the chunk for retrieval."
@@ -51,7 +51,7 @@ def _node_type(name: str) -> str:
     return "Person" if name in PEOPLE else "Concept"
 
 
-def _requested_schema(body: dict[str, Any], system: str) -> str:
+def requested_schema(body: dict[str, Any], system: str) -> str:
     """The name of the Pydantic schema Cognee asks for: the ``response_format``'s
     (``json_schema``) or, in the ``json_object`` fallback, the one pasted into the prompt."""
     response_format = body.get("response_format") or {}
@@ -96,7 +96,7 @@ class ScriptedCogneeModel:
         if system.startswith(PROBE_PROMPT):
             self._count("cognee.probe")
             return "test"
-        schema = _requested_schema(body, system)
+        schema = requested_schema(body, system)
         if system.startswith(GRAPH_PROMPT) and schema == "KnowledgeGraph":
             return self._answer("cognee.graph", self._graph(user))
         if system.startswith(SUMMARY_PROMPT) and schema == "SummarizedContent":

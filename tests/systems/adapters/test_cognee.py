@@ -35,7 +35,7 @@ from bemula.systems.adapters.cognee import (  # noqa: E402
 from bemula.systems.base import StoreRecord, SystemContext, TurnEvent, registry  # noqa: E402
 from bemula.testing.fake_server import FakeOpenAIServer  # noqa: E402
 from bemula.testing.scripted import feed_dialogue as feed  # noqa: E402
-from bemula.testing.scripted_cognee import TINY_A_GRAPH_RULES, ScriptedCogneeModel  # noqa: E402
+from bemula.testing.scripted_cognee import TINY_A_GRAPH_RULES, ScriptedCogneeModel, requested_schema  # noqa: E402
 
 ALLERGY = "The user is allergic to penicillin"
 ASKED = "The user asked the assistant to forget their penicillin allergy"
@@ -54,14 +54,9 @@ def _formats(server: FakeOpenAIServer, since: int = 0) -> list[tuple[str, str]]:
     (from the ``since``-th chat request on)."""
     pairs = set()
     for body in server.chat_requests()[since:]:
-        response_format = body.get("response_format") or {}
-        kind = str(response_format.get("type", ""))
-        name = str((response_format.get("json_schema") or {}).get("name", ""))
-        if kind == "json_object":
-            system = str(body["messages"][0]["content"])
-            name = next((n for n in ("KnowledgeGraph", "SummarizedContent") if f'"title": "{n}"' in system), "")
+        kind = str((body.get("response_format") or {}).get("type", ""))
         if kind:
-            pairs.add((kind, name))
+            pairs.add((kind, requested_schema(body, str(body["messages"][0]["content"]))))
     return sorted(pairs)
 
 

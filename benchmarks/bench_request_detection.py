@@ -11,9 +11,13 @@ tune them, so it says how the rules carry over to wording they were not built on
 other files (``requests.tsv``, ``not_requests.txt``) were developed against and are pinned
 by tests.
 
+With ``--meaning``, what the rules do not read is read by erasemem's classifier over MiniLM
+embeddings too (``-o semantic_detect=true``, ``meaning.py``), as the system does; its
+training files (``src/bemula/systems/erasemem/data/meaning_*``) share no message with these.
+
 Usage::
 
-    python benchmarks/bench_request_detection.py [FILE.tsv ...] [--show]
+    python benchmarks/bench_request_detection.py [FILE.tsv ...] [--show] [--meaning]
 """
 
 from __future__ import annotations
@@ -21,8 +25,12 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bemula.systems.erasemem.intent import parse_forget_request
+
+if TYPE_CHECKING:
+    from bemula.systems.erasemem.meaning import MeaningDetector
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "systems" / "erasemem" / "data"
 
@@ -39,13 +47,15 @@ def rows(path: Path) -> list[tuple[str, str, str]]:
     return out
 
 
-def measure(path: Path, show: bool) -> None:
+def measure(path: Path, show: bool, meaning: MeaningDetector | None = None) -> None:
     right: Counter[str] = Counter()
     detected: Counter[str] = Counter()
     total: Counter[str] = Counter()
     for kind, word, text in rows(path):
         total[kind] += 1
         intent = parse_forget_request(text)
+        if intent is None and meaning is not None:
+            intent = meaning.detect(text)
         if kind == "NO":
             ok = intent is None
         else:
@@ -75,9 +85,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path, default=[DATA / "heldout_requests.tsv"])
     parser.add_argument("--show", action="store_true", help="print every message read wrong")
+    parser.add_argument("--meaning", action="store_true",
+                        help="what the rules miss, read by meaning too (erasemem's semantic_detect; needs MiniLM)")
     args = parser.parse_args()
+    meaning = None
+    if args.meaning:
+        from bemula.systems.erasemem.meaning import MeaningDetector
+
+        meaning = MeaningDetector()
     for path in args.files:
-        measure(path, args.show)
+        measure(path, args.show, meaning)
 
 
 if __name__ == "__main__":

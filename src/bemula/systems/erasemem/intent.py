@@ -873,7 +873,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     changed = bool(change_statements or change_in_directive)
     replacement = ForgetIntent(ForgetKind.REPLACEMENT, targets=[t for t in cleaned if t], statements=statements,
                                directives=directive_texts)
-    if changed and _states_new_value(statements, directive_texts):
+    if changed and states_new_value(statements, directive_texts):
         return replacement
 
     # F2 / F1
@@ -933,7 +933,7 @@ _ONLY_THE_OLD = re.compile(
     r"info|information|detail|details|entry|figure|number|name|address|date|it)?\s*$", re.I)
 
 
-def _states_new_value(statements: list[str], directives: list[str]) -> bool:
+def states_new_value(statements: list[str], directives: list[str]) -> bool:
     """An F6 request names the value that replaces the old one ("I switched to oat milk");
     a change cue alone ("from now on a broker handles it, so erase the policy number") makes
     it a plain removal, whose target is what the directive names."""

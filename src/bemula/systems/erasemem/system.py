@@ -111,6 +111,10 @@ class EraseMem(MemorySystem):
             default=False,
             description="when a request's words match no memory, take the nearest by MiniLM embedding "
                         "(needs the dense extra's MiniLM runtime)")
+        semantic_detect: bool | None = Field(
+            default=None,
+            description="when the rules read no request, ask a classifier over MiniLM embeddings of "
+                        "hand-written examples (default: on with semantic)")
 
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)
@@ -130,6 +134,12 @@ class EraseMem(MemorySystem):
             from bemula.systems.erasemem.semantic import SemanticMatcher
 
             self._semantic = SemanticMatcher()
+        self._meaning = None
+        if context.flag("semantic_detect", self._semantic is not None):
+            from bemula.systems.erasemem.meaning import shared_detector
+
+            self._meaning = shared_detector()
+        self._read_by = "rules"
         self.reset()
 
     # ------------------------------------------------------------------ lifecycle
@@ -150,6 +160,8 @@ class EraseMem(MemorySystem):
         other.empty_notice = self.empty_notice
         other._detector = self._detector
         other._semantic = self._semantic
+        other._meaning = self._meaning
+        other._read_by = self._read_by
         other.store = self.store.copy()
         other.tombstones = self.tombstones.copy()
         other.receipts = [dict(r) for r in self.receipts]
@@ -188,18 +200,23 @@ class EraseMem(MemorySystem):
 
     def _detect(self, turn: TurnEvent) -> ForgetIntent | None:
         if self._detector is not None:
-            return self._detector.detect(turn.text, turn.timestamp)
-        return parse_forget_request(turn.text, known=self._holds)
+            intent = self._detector.detect(turn.text, turn.timestamp)
+            self._read_by = self._detector.last_method
+        else:
+            intent = parse_forget_request(turn.text, known=self._holds)
+            self._read_by = "rules"
+        if intent is None and self._meaning is not None:
+            # what the rules (and the LLM, if any) did not read as a request, by meaning
+            intent = self._meaning.detect(turn.text, known=self._holds)
+            if intent is not None:
+                self._read_by = "meaning"
+        return intent
 
     def _holds(self, phrase: str) -> bool:
         """Whether memory holds what ``phrase`` names: at least half its content words are in
         stored sentences ("the coffee" yes; "the formal tone" of a draft, no)."""
         words = [t for t in dict.fromkeys(tokenize(phrase)) if t not in GENERIC]
         return bool(words) and 2 * sum(1 for t in words if self.store.df(t)) >= len(words)
-
-    @property
-    def _method(self) -> str:
-        return self._detector.last_method if self._detector is not None else "rules"
 
     def _scrub(self, text: str) -> str:
         """Blank words of this session's forgotten values (compared by salted hash)."""
@@ -220,7 +237,7 @@ class EraseMem(MemorySystem):
         request_no = self._requests
         raw = self.store.add_turn("user", turn.session_id, turn.timestamp, FORGET_REQUEST_PLACEHOLDER)
         resolution = resolve(intent, self.store, turn.timestamp, turn.session_id, raw.id, semantic=self._semantic)
-        resolution.method = self._method
+        resolution.method = self._read_by
         receipt = self._apply(resolution, intent, request_no, turn, raw.id)
         self.receipts.append(receipt)
 

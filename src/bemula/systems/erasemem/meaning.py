@@ -37,9 +37,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING

@@ -194,13 +194,9 @@ class MeaningDetector:
     def __init__(self, embedder: Embedder | None = None, examples: list[Example] | None = None,
                  min_probability: float = MIN_PROBABILITY) -> None:
         if embedder is None:
-            from bemula.llm.embeddings import EmbedderUnavailable, make_embedder
-            from bemula.systems.erasemem.semantic import INSTALL_HINT
+            from bemula.systems.erasemem.semantic import minilm_embedder
 
-            try:
-                embedder = make_embedder("minilm-numpy")
-            except EmbedderUnavailable as exc:
-                raise ValueError(f"{INSTALL_HINT} ({exc})") from None
+            embedder = minilm_embedder()
         self.embedder = embedder
         self.examples = examples if examples is not None else load_examples()
         self.min_probability = min_probability

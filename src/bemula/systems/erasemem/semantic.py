@@ -39,18 +39,21 @@ INSTALL_HINT = (
 )
 
 
+def minilm_embedder() -> Embedder:
+    """The MiniLM embedder the opt-in options need, or an error that says how to install it."""
+    from bemula.llm.embeddings import EmbedderUnavailable, make_embedder
+
+    try:
+        return make_embedder("minilm-numpy")
+    except EmbedderUnavailable as exc:
+        raise ValueError(f"{INSTALL_HINT} ({exc})") from None
+
+
 class SemanticMatcher:
     """The nearest unit to a phrase by cosine; embeddings cached by text (the embedder's)."""
 
     def __init__(self, embedder: Embedder | None = None, min_cosine: float = MIN_COSINE) -> None:
-        if embedder is None:
-            from bemula.llm.embeddings import EmbedderUnavailable, make_embedder
-
-            try:
-                embedder = make_embedder("minilm-numpy")
-            except EmbedderUnavailable as exc:
-                raise ValueError(f"{INSTALL_HINT} ({exc})") from None
-        self.embedder = embedder
+        self.embedder = embedder if embedder is not None else minilm_embedder()
         self.min_cosine = min_cosine
 
     @property

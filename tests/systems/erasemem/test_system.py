@@ -546,3 +546,29 @@ def test_a_value_blanked_in_a_restating_sentence_is_blanked_in_its_turn_too(tmp_
     ])
     stores = {r.store for r in system.dump() if "Lindqvist" in r.text}
     assert not stores, stores
+
+
+def test_a_kept_sentence_is_found_by_what_its_turn_is_about(tmp_path: Path) -> None:
+    """"He's paying £60 a week towards it" names neither Dad nor the day centre; its turn
+    does. Words of the question found only in the rest of the turn count half, so the kept
+    sentence outranks the tombstone of the forgotten loan, which shares "Tunde" and
+    "towards" with the question just as the sentence does (a tie the tombstone won, being
+    newer). "Dad", "day" and "centre" are common in this memory, so the sentence that names
+    the centre is not enough on its own."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Dad is going to a day centre in Levenshulme two days a week. Tunde, my brother, "
+                          "lives in Leeds, so he's paying 60 pounds a week towards it."),
+        *[("S1", 0, "user", text) for text in (
+            "The day centre minibus collects Dad at nine.",
+            "Dad says the day centre lunches are better than mine.",
+            "Dad played dominoes all day at the centre.",
+            "The day centre shuts on bank holidays, so Dad stays home.",
+            "Dad came back from the centre with a painted mug.",
+            "The centre manager says Dad is settling in.",
+        )],
+        ("S2", 1, "user", "Tunde's offered to lend me 500 pounds towards the car."),
+        ("S3", 2, "user", "Could you forget the bit about Tunde lending me money for the car?"),
+    ])
+    assert "60 pounds" in ask(system, "How much does Tunde put towards Dad's day centre?")
+    assert ask(system, "How much is Tunde lending me for the car?") == NOT_AVAILABLE

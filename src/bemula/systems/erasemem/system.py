@@ -49,6 +49,10 @@ DEFAULT_TOP_K = 5
 WINDOW_TIE_LOSS = 0.999
 #: how many index hits retrieval looks at before deciding (units and tombstones together)
 SEARCH_DEPTH = 30
+#: what a question word found only in the rest of a unit's turn counts, against one in the
+#: unit itself: "he's paying £60 a week towards it" answers "how much does Tunde put towards
+#: Dad's day centre?" because its turn is about the day centre
+TURN_CONTEXT_WEIGHT = 0.5
 FORGET_REQUEST_PLACEHOLDER = "[forget request]"
 #: what an LLM backbone is shown instead of an empty memory (``empty_notice``): content-free,
 #: and the same for a forgotten topic as for one never mentioned
@@ -412,7 +416,8 @@ class EraseMem(MemorySystem):
         ranked: list[tuple[float, float, float, float, str]] = []
         for hit in hits:
             stone = self.tombstones.items.get(hit.id)
-            half: set[str] = set()
+            half: set[str] = set()  # words that count ``half_weight`` of their idf
+            half_weight = 0.5
             matched: set[str] | frozenset[str]
             if stone is not None:
                 if not _same_owner(q_owners, stone.owners, set(by_hash), self_hash):
@@ -426,12 +431,16 @@ class EraseMem(MemorySystem):
                     continue
                 matched = unit.tokens.intersection(q_tokens)
                 when = unit.timestamp.timestamp()
-            coverage = sum(weights[t] * (0.5 if t in half else 1.0) for t in matched)
+                # the rest of its (redacted) turn: what the sentence is about, said before it
+                half = self.store.turns[unit.turn_id].token_set().intersection(q_tokens) - matched
+                half_weight = TURN_CONTEXT_WEIGHT
+                matched = matched | half
+            coverage = sum(weights[t] * (half_weight if t in half else 1.0) for t in matched)
             if stone is not None and stone.kind == "window":
                 # a window's sentences were many and about many things: one of them must
                 # match the question better than anything kept, not just as well
                 coverage *= WINDOW_TIE_LOSS
-            focused = (sum(weights[t] * (0.5 if t in half else 1.0) for t in matched if t in focus)
+            focused = (sum(weights[t] * (half_weight if t in half else 1.0) for t in matched if t in focus)
                        * (WINDOW_TIE_LOSS if stone is not None and stone.kind == "window" else 1.0)) if focus else coverage
             ranked.append((-round(focused, 6), -round(coverage, 6), -when, -hit.score, hit.id))
         ranked.sort()

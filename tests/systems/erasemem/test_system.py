@@ -572,3 +572,20 @@ def test_a_kept_sentence_is_found_by_what_its_turn_is_about(tmp_path: Path) -> N
     ])
     assert "60 pounds" in ask(system, "How much does Tunde put towards Dad's day centre?")
     assert ask(system, "How much is Tunde lending me for the car?") == NOT_AVAILABLE
+
+
+def test_a_category_request_blanks_the_names_its_units_held_wherever_they_are_said_again(tmp_path: Path) -> None:
+    """"If anyone got me through school, it was Mr. Oduya" is about education; "I still have
+    a note Mr. Oduya wrote on one of my essays" is, by its words, about nothing the lexicon
+    knows. Forgetting the education deletes the first and blanks the name the second
+    repeats; the rest of memory stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I have got a bit of spare time and I would like to learn properly. "
+                          "If anyone got me through school, it was Mr. Oduya."),
+        ("S2", 1, "user", "I still have a note Mr. Oduya wrote on one of my essays."),
+        ("S2", 1, "user", "My sister Ines lives in Porto."),
+        ("S3", 2, "user", "Forget all the details of my education."),
+    ])
+    assert residue(system, "Oduya") == []
+    assert "Porto" in ask(system, "Where does my sister Ines live?")

@@ -715,9 +715,11 @@ def resolve(
         res.ghost_owners[ghosts[-1]] = ghost_owners(unit.text)
     # a name or handle the deleted statement shares with another of the user's statements
     # ("lumen_drift", "Lindqvist Retirement Fund") is the value, said again: it is blanked
-    # wherever it stands (only blanked: the other statements are not deleted for it)
+    # wherever it stands (only blanked: the other statements are not deleted for it). So for
+    # a category: "it was Mr. Oduya" went with the education, "a note Mr. Oduya wrote" keeps
+    # its words but not the name (a value's rarest words are often not its name)
     restated: set[str] = set()
-    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS, ForgetKind.CATEGORY):
         parts = [u.text for u in selected.values()] + [t[0] for t in res.trims.values()]
         for text in parts:
             for span_tokens in _restated_names(store, text, set(selected) | set(res.trims)):

@@ -589,3 +589,22 @@ def test_a_category_request_blanks_the_names_its_units_held_wherever_they_are_sa
     ])
     assert residue(system, "Oduya") == []
     assert "Porto" in ask(system, "Where does my sister Ines live?")
+
+
+def test_generic_words_of_a_target_do_not_outweigh_its_specific_ones(tmp_path: Path) -> None:
+    """"what I take when an aura starts" is about the aura: "take" and "start" are rare in
+    this memory but say nothing of which fact, so the train unit that holds both is not the
+    target. "My favourite plant" is not "my favourite teacher", however rare "favourite" is
+    (the plant's own unit, without "favourite", is not found either: a known gap)."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "At the first sign of an aura, rizatriptan 10 mg is what works for me."),
+        ("S1", 0, "user", "I take the early train and start at the depot by seven."),
+        ("S2", 1, "user", "My favourite teacher was Mrs Abernathy."),
+        ("S2", 1, "user", "Of all my plants, the string of pearls is the one I'd hate to lose."),
+        ("S3", 2, "user", "Please don't keep what I take when an aura starts."),
+        ("S3", 2, "user", "Could you forget my favourite plant?"),
+    ])
+    assert residue(system, "rizatriptan") == []
+    units = " ".join(u.text for u in system.store.units.values())
+    assert "early train" in units and "Abernathy" in units

@@ -125,6 +125,10 @@ def _phrase_tokens(phrase: str) -> list[str]:
 #: in "the office address" the head noun names the kind of fact (shared by the home address,
 #: the near miss), the modifiers name which one
 HEAD_WEIGHT = 0.5
+#: what a generic modifier counts ("favourite", "usual", "new"): it says which of the user's
+#: things, not which kind, so "my favourite plant" is the unit about a plant, not "my
+#: favourite teacher" (a rare word in memory would otherwise outweigh the head noun)
+GENERIC_MODIFIER_WEIGHT = 0.25
 
 
 _OF_HEAD = re.compile(r"\b([\w'’-]+)\s+of\s+", re.I)
@@ -161,7 +165,7 @@ def phrase_weights(store: MemoryStore, tokens: list[str], head: str | None = Non
         # it can tell no unit from another, so it does not count against them
         idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5)) if df else 0.0
         is_head = len(tokens) >= 2 and token == head
-        weights[token] = idf * (HEAD_WEIGHT if is_head else 1.0)
+        weights[token] = idf * (HEAD_WEIGHT if is_head else GENERIC_MODIFIER_WEIGHT if token in GENERIC else 1.0)
     if not any(weights.values()):
         return dict.fromkeys(weights, 1.0)
     return weights

@@ -537,3 +537,28 @@ def test_a_conversation_named_by_its_topic_is_a_window(text: str, topic: str) ->
 def test_what_i_told_you_about_a_thing_is_not_a_window() -> None:
     intent = parse_forget_request("Delete what I told you about my pension.")
     assert intent is not None and intent.kind == ForgetKind.FACT
+
+
+@pytest.mark.parametrize("text", [
+    "We changed broadband providers, it's Zen now, and the previous one doesn't apply any more.",
+    "Moved my savings over to Marcus last month, so whatever I had before is no longer worth keeping.",
+    "The gym is PureGym now and the old one shouldnt come up again.",
+    "my bank switched to Starling, whatever i had b4 doesnt apply",
+    "could you switch my default browser over to Firefox? and delete the earlier one.",
+])
+def test_an_update_that_writes_off_the_old_value_without_a_removal_verb(text: str) -> None:
+    """People retire the old value of an update by saying it no longer counts: "the previous
+    one doesn't apply any more", "whatever I had before is no longer worth keeping"."""
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert intent.kind == ForgetKind.REPLACEMENT, (text, intent)
+
+
+@pytest.mark.parametrize("text", [
+    "That discount doesn't apply to me anymore, sadly.",
+    "The old rules don't apply here, apparently.",
+    "Does the earlier deadline still apply?",
+    "My old phone is no longer worth keeping, should I sell it?",
+])
+def test_something_that_no_longer_applies_is_not_a_request(text: str) -> None:
+    assert parse_forget_request(text) is None, text

@@ -194,7 +194,7 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
             rest,
             re.I,
-        ) and not re.match(r"\s+(?:the\s+|my\s+)?(?:[A-Z][A-Za-z]+|[A-Za-z-]*\d)|\s+(?:the\s+)?(?:old|previous|former)\b", rest):
+        ) and not re.match(r"\s+(?:the\s+|my\s+)?(?:[A-Z][A-Za-z]+|[A-Za-z-]*\d)|\s+(?:the\s+)?(?:old|previous|former|earlier)\b", rest):
             # no sign the object is personal: a removal verb ("remove the onions") is not a
             # request; "don't keep X" is; "forget X" is if X is something memory holds
             # ("forget the coffee"), not the task at hand ("forget the formal tone and …")
@@ -560,7 +560,8 @@ _QUICK_WORDS = re.compile(
     "you to not|you not have|you not keep|you not store|you not remember|you not hold|you not save|"
     "mind clear|mind delet|mind remov|mind eras|mind forget|mind wip|mind scrap|mind drop|mind ditch|mind bin|"
     "mind purg|mind scrub|mind toss|mind dump|mind discard|mind just|mind please|"
-    "out of date|outdated|obsolete|no use|come up again|bother keeping|bother storing|bother remembering|"
+    "out of date|outdated|obsolete|no use|come up again|n't come up|not come up|nt come up|n't apply|not apply|nt apply|"
+    "bother keeping|bother storing|bother remembering|"
     "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up|"
     "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored"
 )
@@ -593,6 +594,7 @@ _TEXTING: list[_Rewrite] = [
     (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and"),
     (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd "),
     (r"\byouve\b", "you've"), (r"\bthats\b", "that's"), (r"\bshouldnt\b", "shouldn't"),
+    (r"\bb4\b", "before"), (r"\bisnt\b", "isn't"),
     # drawn-out letters: "sooo", "pleeease", "pls pls"
     (r"([a-z])\1{2,}", r"\1"),
 ]
@@ -673,12 +675,14 @@ _IDIOMS: list[_Rewrite] = [
     # told you before no longer holds", "the previous one shouldn't come up again"
     (r"\b(?:the\s+)?(?:old|previous|earlier|former|outdated|last)\s+(?:one|ones|version|value|answer|info|"
      r"information|detail)\s*(?:is|are|'s|’s)?\s*(?:no\s+longer\s+(?:relevant|valid|true|correct|right|accurate|"
-     r"current|needed|holds?|applies|in\s+use)|(?:out\s+of\s+date|outdated|obsolete|wrong|of\s+no\s+use|no\s+use"
-     r"(?:\s+any\s*more)?)|should(?:n't|n’t|\s+not)\s+(?:come\s+up|be\s+used)(?:\s+again)?)",
+     r"current|needed|holds?|applies|in\s+use|worth\s+(?:keeping|storing|remembering))|(?:out\s+of\s+date|outdated|"
+     r"obsolete|wrong|of\s+no\s+use|no\s+use(?:\s+any\s*more)?)|should(?:n't|n’t|\s+not)\s+(?:come\s+up|be\s+used)"
+     r"(?:\s+again)?|(?:does|do)(?:n't|n’t|\s+not)\s+(?:apply|count|hold)(?:\s+any\s*more)?)",
      "forget the old one"),
-    (r"\b(?:whatever|what)\s+(?:you\s+had|i\s+(?:told\s+you|said|gave\s+you))\s+(?:before|earlier|previously)"
-     r"\s*(?:is|was)?\s*(?:no\s+longer\s+(?:holds?|applies|valid|true|relevant|correct|right)|out\s+of\s+date|"
-     r"outdated|wrong|obsolete)", "forget the old one"),
+    (r"\b(?:whatever|what)\s+(?:you\s+had|i\s+had|i\s+(?:told\s+you|said|gave\s+you))\s+(?:before|earlier|previously)"
+     r"\s*(?:is|was)?\s*(?:no\s+longer\s+(?:holds?|applies|valid|true|relevant|correct|right|worth\s+(?:keeping|"
+     r"storing|remembering))|out\s+of\s+date|outdated|wrong|obsolete|(?:does|do)(?:n't|n’t|\s+not)\s+apply)",
+     "forget the old one"),
     (r"\b(?:don't|do\s+not)\s+bother\s+(?:keeping|storing|remembering|with)\s+(?:the\s+)?(old|previous|earlier)"
      r"(?:\s+one)?\b", r"forget the \1 one"),
     # "I'd like all my pastimes removed", "I want that deleted"

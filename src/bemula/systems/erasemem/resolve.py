@@ -775,6 +775,8 @@ _NEW_VALUE_PATTERNS = [
     r"(?:from\s+here\s+on|going\s+forward|from\s+now\s+on|from\s+today|these\s+days|nowadays)\b",
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
     r"went|gone|turned|shifted)\s+(?:(?:my\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
+    # "swap which podcast I like over to 99% Invisible"
+    r"\b(?:swap|swapped|swapping|switch|change|changed|move|moved)\s+(?:[\w'’]+\s+){1,5}?over\s+to\s+" + _V,
     # "New number: 07700 900123"
     r"\bnew\s+[a-z][\w\s]{0,30}?:\s*" + _V,
     r"\bnew\s+(?:one|value|[\w\s]{1,30}?)\s+(?:is|are|will\s+be)\s+" + _V,

@@ -608,3 +608,31 @@ def test_generic_words_of_a_target_do_not_outweigh_its_specific_ones(tmp_path: P
     assert residue(system, "rizatriptan") == []
     units = " ".join(u.text for u in system.store.units.values())
     assert "early train" in units and "Abernathy" in units
+
+
+def test_a_new_email_address_replaces_the_one_other_address_the_user_gave(tmp_path: Path) -> None:
+    """"That's my personal inbox sorted" names no word of "anything non-work should go to
+    …": an address is its own kind, and the user gave one other."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Anything non-work should go to orchid.bay@posteo.net."),
+        ("S1", 0, "user", "My brother Emeka lives in Lagos."),
+        ("S2", 1, "user", "I went with tamsin.vale@gmx.net in the end, so that's my personal inbox sorted; "
+                          "the old one does not apply any more."),
+    ])
+    assert residue(system, "orchid.bay@posteo.net", "posteo") == []
+    assert "tamsin.vale@gmx.net" in " ".join(u.text for u in system.store.units.values())
+    assert "Lagos" in ask(system, "Where does my brother Emeka live?")
+
+
+def test_my_car_model_is_not_my_phone_model(tmp_path: Path) -> None:
+    """The update names the car's model; "My phone model is the Pixel 8a" has the attribute's
+    head word with another thing's name before it, so it is not the old value."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My phone model is the Pixel 8a."),
+        ("S1", 0, "user", "I drive a Skoda Octavia estate, nothing fancy."),
+        ("S2", 1, "user", "Things shifted a while back and my car model ended up being Toyota Yaris hybrid. "
+                          "Whatever you had before is out of date."),
+    ])
+    assert "Pixel 8a" in ask(system, "What phone model do I have?")

@@ -66,11 +66,17 @@ class OldValue:
     anchors: set[str]
 
 
+#: an email address: a kind of its own, written in lower case
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
 def value_kind(new_value: str) -> str | None:
-    """``weekdays`` or ``name``, or None when the new value has no kind we can look for
-    ("halal", "watercolour painting": a lower-case value is found by its attribute only)."""
+    """``weekdays``, ``email`` or ``name``, or None when the new value has no kind we can look
+    for ("halal", "watercolour painting": a lower-case value is found by its attribute only)."""
     if _WEEKDAYS.search(new_value):
         return "weekdays"
+    if _EMAIL.search(new_value):
+        return "email"
     if not re.search(r"[A-Za-z]{2}", new_value):
         return None  # a number ("2093", "S$250k"): the same-shape number is found elsewhere
     if any(_is_name(m.group(0), initial=False) for m in _NAME.finditer(new_value)):
@@ -92,6 +98,8 @@ def values_of_kind(text: str, kind: str) -> list[tuple[int, str]]:
     """(position, span) of every value of ``kind`` in ``text``."""
     if kind == "weekdays":
         return [(m.start(), m.group(0)) for m in _WEEKDAYS.finditer(text)]
+    if kind == "email":
+        return [(m.start(), m.group(0).rstrip(".")) for m in _EMAIL.finditer(text)]
     out: list[tuple[int, str]] = []
     for m in _NAME.finditer(text):
         # words that are never names ("I", "The", "Now I") split a run into names
@@ -212,10 +220,33 @@ def find_old_value(
         return sum(w for m in _MY_WORDS.finditer(sentence) for a, w in weights.items()
                    if any(_close(a, t) for t in tokenize(m.group(1))))
 
+    # "my car model": the last attribute word says which kind of thing, the ones before it whose
+    heads: set[str] = set()
+    modifiers: set[str] = set()
+    for phrase in phrases:
+        for m in _MY_WORDS.finditer(phrase):
+            named = [t for t in tokenize(m.group(1)) if t in attribute]
+            if len(named) >= 2:
+                heads.add(named[-1])
+                modifiers.update(named[:-1])
+
+    def another_attribute(sentence: str) -> bool:
+        """"My phone model is the Pixel 8a" states the phone's model, not the car's: the
+        user's phrase ends in the attribute's head word with none of its modifiers."""
+        if not modifiers:
+            return False
+        for m in _MY_WORDS.finditer(sentence):
+            words = tokenize(m.group(1))
+            for i, t in enumerate(words):
+                if i and any(_close(h, t) for h in heads) and not set(words[:i]) & modifiers:
+                    return True
+        return False
+
     # a change to someone else's thing ("Dad's GP changed to …") may look in their sentences
     others = any(about_someone_else(p) for p in phrases)
     # sentence by sentence, in the order they were said (a unit may hold several)
     scored: list[tuple[float, int, Unit, str]] = []
+    unnamed: list[tuple[Unit, str]] = []  # emails said without the attribute's words
     previous: dict[str, str] = {}  # turn id -> its last sentence so far
     for unit in sorted(store.user_units(), key=lambda u: u.id):
         if unit.turn_id == request_turn_id:
@@ -225,17 +256,23 @@ def find_old_value(
             previous[unit.turn_id] = sentence
             spans = [(pos, s) for pos, s in values_of_kind(sentence, kind)
                      if set(tokenize(s)) - new_tokens - attribute]
-            if not spans or (not others and about_someone_else(sentence)):
+            if not spans or (not others and about_someone_else(sentence)) or another_attribute(sentence):
                 continue  # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's
             own = set(tokenize(sentence))
             score = said(own) + mine(sentence) + CONTEXT_WEIGHT * said(set(tokenize(before)) - own)
             if score <= 0:
+                if kind == "email":
+                    unnamed.append((unit, spans[0][1]))
                 continue
             # the value nearest the attribute's words ("My work laptop is the HP EliteBook 840")
             where = [m.start() for m in re.finditer(r"\w+", sentence)
                      if any(_close(a, t) for a in attribute for t in tokenize(m.group(0)))]
             _pos, span = min(spans, key=lambda ps: min((abs(ps[0] - w) for w in where), default=0))
             scored.append((score, -len(own), unit, span))
+    if not scored and len({span.lower() for _, span in unnamed}) == 1:
+        # "I went with tamsin.vale@gmx.net, so that is my personal inbox sorted": an address
+        # is its own kind; the one other address the user gave is the one it replaces
+        scored = [(0.0, 0, unit, span) for unit, span in unnamed[:1]]
     if not scored:
         return None
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)

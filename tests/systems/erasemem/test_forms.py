@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bemula.systems.erasemem.forms import code_keys, code_spans, spoken_digits
+from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys, spoken_digits
 
 
 def _found(request: str, text: str) -> list[str]:
@@ -67,3 +67,17 @@ def test_number_words_with_a_scale_are_a_quantity() -> None:
     assert spoken_digits("six thousand five hundred") == "6500"
     assert spoken_digits("two thousand") == "2000"
     assert spoken_digits("five five two one") == "5521"  # digit by digit, as before
+
+
+@pytest.mark.parametrize("text", ["April 23", "Apr. 23rd", "23 April", "the 23rd of April", "4/23", "23/4/2026"])
+def test_a_day_of_a_month_is_one_date_in_every_spelling(text: str) -> None:
+    assert date_keys(text) == date_keys("April 23") == {"date:0423"}
+    assert code_spans(f"- {text} Joon's consulate appt", date_keys("April 23"))
+
+
+def test_a_date_that_reads_both_ways_keeps_both_and_others_are_not_it() -> None:
+    assert date_keys("4/11") == {"date:0411", "date:1104"}
+    keys = date_keys("not April 23")
+    for other in ("April 2", "May 23", "4/22", "v1.4/23", "23 people in April"):
+        assert code_spans(other, keys) == [], other
+    assert date_keys("no dates here, 2206 is a code") == frozenset()

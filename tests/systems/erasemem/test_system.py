@@ -636,3 +636,44 @@ def test_my_car_model_is_not_my_phone_model(tmp_path: Path) -> None:
                           "Whatever you had before is out of date."),
     ])
     assert "Pixel 8a" in ask(system, "What phone model do I have?")
+
+
+def test_an_update_keeps_what_the_request_excepts(tmp_path: Path) -> None:
+    """"now I'm paranoid" reads as a change; whatever the request is read as, the alarm code
+    it says to keep stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I got a new debit card and set the pin to 0619."),
+        ("S1", 0, "user", "The alarm code at work is 2206, I always blank on it when I'm closing alone."),
+        ("S2", 1, "user", "my flatmate says it's risky telling a chatbot my pin and now im paranoid lol. "
+                          "can you stop keeping my pin. the alarm code for work you can keep though"),
+    ])
+    assert "2206" in ask(system, "What's the alarm code at work?")
+
+
+def test_a_new_address_replaces_the_whole_old_one_and_not_the_word_address(tmp_path: Path) -> None:
+    """The old address is found by the new one's house-number shape; every word of it goes
+    (not only "2417"), and "address", which the new value's statement says, is no value."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For the lease: address is 2417 St. Claude Avenue, apartment B, that's the upstairs."),
+        ("S1", 0, "user", "The studio's address is 9 Frenchmen Street, we rehearse there Tuesdays."),
+        ("S2", 1, "user", "got keys Friday, hauled everything Saturday. new address is 1814 Bayou Road. "
+                          "use Bayou Road for everything from now on. so the old place is done, "
+                          "you don't need to keep that address for anything anymore."),
+    ])
+    assert residue(system, "2417", "Claude") == []
+    assert "Frenchmen" in ask(system, "What's the studio's address?")
+    assert "1814 Bayou Road" in " ".join(u.text for u in system.store.units.values())
+
+
+def test_an_old_date_goes_in_every_spelling(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "His appointment at the consulate on Wilshire is Thursday April 23, 9:30am."),
+        ("S1", 0, "user", "busy month: - 4/11 San Diego - 4/23 Joon's consulate appt - 4/30 dentist"),
+        ("S2", 1, "user", "the consulate moved his appointment. it's May 7 now, not April 23, same 9:30 slot. "
+                          "so scrap the old date everywhere."),
+    ])
+    assert residue(system, "April 23", "4/23") == []
+    assert "4/30" in " ".join(u.text for u in system.store.units.values())

@@ -10,7 +10,9 @@ spelling; every spelling must go. So a value with a digit in it is reduced to *k
 * number words read as digits, each word a group ("thirty-eight sixty" -> "3860",
   "five five two one" -> "5521", "oh seven" -> "07");
 * an amount with thousands separators as the digits of its whole part ("$1,200" and
-  "1 200" -> "1200").
+  "1 200" -> "1200");
+* a day of a month by month and day ("April 23", "23rd of April", "4/23" -> one date key),
+  only where the caller asks for it (``date_keys``): the same date is often another fact's.
 
 ``code_spans`` finds every stretch of a text (letters/digits joined by spaces, dashes, dots
 or slashes; or a run of number words) whose key is one of the given keys.
@@ -134,10 +136,50 @@ def _amount_keys(amount: str) -> frozenset[str]:
     return frozenset({digits}) if len(digits) >= MIN_CODE else frozenset()
 
 
+_MONTH_NUMBERS = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10,
+    "nov": 11, "dec": 12,
+}
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_ORDINAL = r"(?:st|nd|rd|th)?"
+#: a day of a month in the ways people write it: "April 23", "Apr. 23rd", "23 April", "the 23rd
+#: of April", "4/23" (a year after it is allowed and ignored)
+_DATE = re.compile(
+    rf"\b(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}}){_ORDINAL}\b"
+    rf"|\b(?P<d2>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<m2>{_MONTH})\b"
+    r"|(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?:\d{4}|\d{2}))?(?![\d/])",
+    re.I,
+)
+#: date keys are marked so they never meet a code's key
+DATE_KEY = "date:"
+
+
+def _date_match_keys(m: re.Match[str]) -> frozenset[str]:
+    if m.group("a"):
+        a, b = int(m.group("a")), int(m.group("b"))
+        # "4/23" is April 23 and "23/4" the same day; "4/11" may be either
+        pairs = [(a, b), (b, a)] if a <= 12 and b <= 12 else [(a, b)] if a <= 12 else [(b, a)]
+    else:
+        month = _MONTH_NUMBERS[(m.group("m1") or m.group("m2"))[:3].lower()]
+        pairs = [(month, int(m.group("d1") or m.group("d2")))]
+    return frozenset(f"{DATE_KEY}{mo:02d}{day:02d}" for mo, day in pairs if 1 <= mo <= 12 and 1 <= day <= 31)
+
+
+def date_keys(text: str) -> frozenset[str]:
+    """Keys of every day-of-month date in ``text``: "April 23", "23rd April" and "4/23" share one."""
+    keys: set[str] = set()
+    for m in _DATE.finditer(text):
+        keys |= _date_match_keys(m)
+    return frozenset(keys)
+
+
 def might_spell(text: str, keys: frozenset[str] | set[str]) -> bool:
     """A cheap screen before ``code_spans``: a key's last three characters appear once
-    separators are dropped, or number words do."""
+    separators are dropped, or number words do, or (for a date key) a date does."""
     joined = text.lower().translate(_SEPARATORS)
+    if any(key.startswith(DATE_KEY) for key in keys) and _DATE.search(text):
+        return True
     return any(key[-3:] in joined for key in keys) or _WORD_RUN.search(text) is not None
 
 
@@ -158,6 +200,9 @@ def code_spans(text: str, keys: frozenset[str] | set[str]) -> list[tuple[int, in
             spans.append(match.span())
     for match in _AMOUNT.finditer(text):
         if _amount_keys(match.group(0)) & keys:
+            spans.append(match.span())
+    for match in _DATE.finditer(text):
+        if _date_match_keys(match) & keys:
             spans.append(match.span())
     spans.sort()
     merged: list[tuple[int, int]] = []

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
-from bemula.systems.erasemem.forms import code_keys, code_spans
+from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
 from bemula.systems.erasemem.oldvalue import find_old_value, value_kind, value_stated, values_of_kind
 from bemula.systems.erasemem.owners import (
@@ -494,7 +494,7 @@ def resolve(
             # "the number on my passport that I brought up in our chat on my slow phone": the
             # thing, and the conversation it was said in (which of its mentions is meant)
             phrase, topic = split_told_in(phrase)
-            keys = code_keys(phrase)
+            keys = code_keys(phrase) | date_keys(phrase)
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
             found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id)
@@ -599,6 +599,7 @@ def resolve(
         new_tokens = set(tokenize(new_value)) if new_value else set()
         anchors: set[str] = set()
         found_by_kind = False
+        by_shape = False  # the old value found by the new one's digit shape only ("2417" of an address)
         old_named = old_value_of(intent.statements)
         targets = list(intent.targets)
         if old_named and (
@@ -609,11 +610,19 @@ def resolve(
             # April 23 — scrap the old date": April 23
             targets = [old_named]
         named_outright = targets == [old_named]
+        if named_outright and old_named:
+            res.code_keys |= date_keys(old_named)  # "not April 23": "4/23" in the calendar list too
         # the statements that tell the change ("which bank I use ended up being …") name
         # the attribute; the rest of the message does not
         told = [st for st in intent.statements if CHANGE_CUE.search(st) or (new_value and new_value in st)]
+        # "new address is 1814 Bayou Road … you don't need that address": the words the
+        # statement of the new value says beside it name the attribute, not the old value
+        beside_new = {t for st in intent.statements if new_value and new_value in st
+                      for t in tokenize(st.replace(new_value, " "))}
         for phrase in targets:
             named = {t for t in _phrase_tokens(phrase) if t not in GENERIC} - new_tokens
+            if not named_outright and not re.search(r"\d|(?<!^)\b[A-Z]", phrase.strip()):
+                named -= beside_new
             if new_value and not named_outright and _OLD_ONE.search(phrase):
                 # "the old one", "the old value for my favourite airline": the earlier
                 # statement of the attribute whose value has the new value's kind
@@ -622,6 +631,7 @@ def resolve(
                     for unit in old.units:
                         selected[unit.id] = unit
                     anchors |= old.anchors
+                    res.code_keys |= date_keys(old.value)
                     found_by_kind = True
                     continue
                 if value_kind(new_value) is not None:
@@ -643,6 +653,7 @@ def resolve(
                     # and a number of 2093's shape ("Code's 4471")
                     for unit in same_kind:
                         selected[unit.id] = unit
+                    by_shape = True
                     shape = len(re.sub(r"\D", "", new_value or ""))
                     anchors |= {t for u in same_kind for t in u.tokens
                                 if t.isdigit() and len(t) == shape and t not in new_tokens}
@@ -659,10 +670,16 @@ def resolve(
                         for unit in found:
                             selected[unit.id] = unit
                         break
+        # "… stop keeping my pin. the alarm code for work u can keep tho": what it keeps stays
+        for phrase in exceptions_of(intent):
+            for unit in kept_by_exception(store, phrase, request_turn_id):
+                if selected.pop(unit.id, None) is not None:
+                    anchors -= unit.tokens
         res.value_tokens |= anchors
         # the old statement's own distinctive words (other forms of the old value: "a flat
         # white" beside "coffee") go too — never the new value's words nor the attribute's
-        attribute = attribute_tokens(intent.statements) - anchors
+        told_words = {t for st in told for t in tokenize(st)} - new_tokens
+        attribute = (attribute_tokens(intent.statements) | told_words) - anchors
         for unit in list(selected.values()):
             if (named_outright or found_by_kind) and anchors:
                 break  # the request wrote the old value out: its words are the value, not the unit's others
@@ -671,8 +688,11 @@ def resolve(
         old_tokens = res.value_tokens
         if new_value:
             best = sorted(selected.values(), key=lambda u: u.timestamp, reverse=True)[:1]
+            # an old value found by its shape alone ("2417" of the old address) is only part of
+            # it: the restatement replaces every word of the old statement's value
+            named = ((old_tokens - attribute) or anchors) if by_shape else anchors
             for unit in best:
-                res.rewrites.append(rewrite_with(unit.text, intent.statements, old_tokens, anchors, new_value))
+                res.rewrites.append(rewrite_with(unit.text, intent.statements, old_tokens, named, new_value))
         # the tombstone holds the old value only (its incidental neighbours — "I *follow* a
         # pescatarian diet" — would shadow the new statement for "what diet do I follow?")
         ghost = anchors or old_tokens
@@ -700,7 +720,7 @@ def resolve(
                 part_tokens = set(tokenize(trim[0]))
                 values = {t for t in value_tokens_of(store, unit) if t in part_tokens} or (part_tokens - described - GENERIC)
                 res.value_tokens |= (values - described) or values
-                res.code_keys |= code_keys(trim[0])
+                res.code_keys |= code_keys(trim[0]) | date_keys(trim[0])
                 res.unit_ghosts.append(tuple(tokenize(trim[0])))
                 res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(trim[0])
     # a window ("what I told you that night") covers what was said then, not the same words
@@ -883,9 +903,13 @@ _NOT_THE_OLD = (
 
 
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
-    """The new value an F6 request states ("I switched to green tea" -> "green tea")."""
-    for statement in statements:
-        for pattern in _NEW_VALUE_PATTERNS:
+    """The new value an F6 request states ("I switched to green tea" -> "green tea"). The
+    patterns are tried in order over all statements: "new address is 1814 Bayou Road" says it
+    more surely than "got keys Friday" said before it. A value another pattern writes out in
+    full is taken whole ("Bayou Road" of "use Bayou Road from now on" is "1814 Bayou Road")."""
+    found: list[str] = []
+    for pattern in _NEW_VALUE_PATTERNS:
+        for statement in statements:
             m = re.search(pattern, statement, re.I)
             if not m:
                 continue
@@ -895,8 +919,11 @@ def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
                 previous, value = value, _VALUE_TRIM.sub("", value).strip()
             tokens = set(tokenize(value))
             if tokens and not tokens & old_tokens and len(value.split()) <= 6:
-                return value
-    return None
+                found.append(value)
+    if not found:
+        return None
+    fuller = [v for v in found if len(v) > len(found[0]) and v.lower().endswith(found[0].lower())]
+    return max(fuller, key=len) if fuller else found[0]
 
 
 #: what may sit between two words of one value ("555-0147", "jo.rowe@mail.net", "Rue des Lilas")

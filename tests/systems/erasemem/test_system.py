@@ -677,3 +677,15 @@ def test_an_old_date_goes_in_every_spelling(tmp_path: Path) -> None:
     ])
     assert residue(system, "April 23", "4/23") == []
     assert "4/30" in " ".join(u.text for u in system.store.units.values())
+
+
+def test_the_part_that_writes_the_number_out_is_the_one_that_goes(tmp_path: Path) -> None:
+    """One message names the kind ("passport number and Steuer-ID. Is normal?") and then gives
+    it ("My passport is GK482913"): the request for the number removes the part with the code."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The landlord form asks many things: salary, employer, and also passport number and "
+                          "Steuer-ID. Is normal? My passport is GK482913, I keep it in the desk drawer."),
+        ("S2", 1, "user", "Please don't keep the number from my passport anymore."),
+    ])
+    assert residue(system, "GK482913") == []

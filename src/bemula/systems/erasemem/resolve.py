@@ -194,6 +194,10 @@ def _holds_value(part: str, request_words: set[str]) -> bool:
     return bool(own) and own <= request_words and len(own) >= 2
 
 
+#: head nouns of a target that is written as a code or number
+_IDENTIFIER_HEADS = frozenset(tokenize("number numbers code codes id ids pin reference ref"))
+
+
 def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str] | None:
     """A compound unit whose target is one part of it: (that part, the rest), or ``None``
     when the target is the whole unit. The part is the one holding the request's head noun
@@ -205,15 +209,19 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     tokens = [t for phrase in targets for t in _phrase_tokens(phrase)]
     heads = {h for phrase in targets if (h := head_of(phrase))}
     weights = phrase_weights(store, list(dict.fromkeys(tokens)))
+    # "the number from my passport": the part that writes a number out ("My passport is
+    # GK482913") is it, not the part that only names the kind ("… passport number and Steuer-ID?")
+    wants_code = bool(heads & _IDENTIFIER_HEADS)
     scored = []
     for i, part in enumerate(parts):
         own = set(tokenize(part))
         cover = sum(w for t, w in weights.items() if t in own)
-        scored.append((bool(own & heads), cover, i))
+        writes_code = wants_code and cover > 0 and bool(code_keys(part))
+        scored.append((writes_code, bool(own & heads), cover, i))
     best = max(scored)
-    if best[1] <= 0:
+    if best[2] <= 0:
         return None
-    drop = [i for h, c, i in scored if (h, c) == best[:2]]
+    drop = [i for w, h, c, i in scored if (w, h, c) == best[:3]]
     # a predicate goes with its subject: "My dentist, the one I see, | is Tandarts De Wit"
     for i in range(len(parts)):
         if i not in drop and _PREDICATE.match(parts[i]) and any(j < i for j in drop):

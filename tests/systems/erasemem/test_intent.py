@@ -562,3 +562,27 @@ def test_an_update_that_writes_off_the_old_value_without_a_removal_verb(text: st
 ])
 def test_something_that_no_longer_applies_is_not_a_request(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("don't go drawing conclusions about how much I earn from what I've told you", "earn"),
+    ("No deductions about where my kids go to school, please. The separate facts are fine.", "school"),
+    ("Whatever you can piece together, please don't hold any view on my marriage.", "marriage"),
+    ("I'd rather you never calculate how old my mum is; if you did already, drop it.", "mum"),
+])
+def test_asking_for_no_inference_without_the_usual_verbs(text: str, word: str) -> None:
+    """"Don't go drawing conclusions", "no deductions about", "don't hold any view on", "never
+    calculate X": each asks for no conclusion (F4) about what follows."""
+    _assert_reads(text, ForgetKind.CONCLUSION, word)
+
+
+@pytest.mark.parametrize("text", [
+    "No worries about the delay, honestly.",
+    "I never calculate tips properly, can you help?",
+    "Could you calculate my mortgage payment?",
+    "No conclusions yet on the house, we're still looking.",
+    "I don't have a view on the election, do you?",
+    "Don't go making a fuss about it.",
+])
+def test_talk_of_views_and_sums_is_not_a_request(text: str) -> None:
+    assert parse_forget_request(text) is None, text

@@ -560,6 +560,8 @@ _QUICK_WORDS = re.compile(
     "you to not|you not have|you not keep|you not store|you not remember|you not hold|you not save|"
     "mind clear|mind delet|mind remov|mind eras|mind forget|mind wip|mind scrap|mind drop|mind ditch|mind bin|"
     "mind purg|mind scrub|mind toss|mind dump|mind discard|mind just|mind please|"
+    "no deduction|no inference|no conclusion|no assumption|no guess|no speculation|no theor|any view|a view|"
+    "never calculate|never compute|never work out|never figure out|never estimate|"
     "out of date|outdated|obsolete|no use|come up again|n't come up|not come up|nt come up|n't apply|not apply|nt apply|"
     "bother keeping|bother storing|bother remembering|"
     "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up|"
@@ -683,6 +685,17 @@ _IDIOMS: list[_Rewrite] = [
      r"\s*(?:is|was)?\s*(?:no\s+longer\s+(?:holds?|applies|valid|true|relevant|correct|right|worth\s+(?:keeping|"
      r"storing|remembering))|out\s+of\s+date|outdated|wrong|obsolete|(?:does|do)(?:n't|n’t|\s+not)\s+apply)",
      "forget the old one"),
+    # asking for no inference without the classic verbs: "don't go drawing conclusions about
+    # X", "no deductions about X, please", "please don't hold any view on X", "I'd prefer you
+    # never calculate X; if you already did, erase the result"
+    (r"\b(don't|do\s+not|never)\s+(?:go\s+)?(?:drawing|making|jumping\s+to)\s+(?:any\s+)?(conclusions?|inferences?|"
+     r"assumptions?)", r"\1 draw \2"),
+    (r"(^|[.!?;:]\s+|,\s+)no\s+(?:more\s+)?(?:deductions?|inferences?|conclusions?|assumptions?|guesses|guessing|"
+     r"speculation|theories)\s+(?=about|on|regarding|as\s+to)", r"\1don't infer anything "),
+    (r"\b(?:don't|do\s+not|never)\s+(?:hold|form|have|keep|take)\s+(?:any|a)\s+(?:view|opinion|theory|position)\s+"
+     r"(?=on|about|of|regarding|as\s+to)", "don't infer anything "),
+    (r"\b(?:(?:you|u)\s+(?:to\s+)?never|please\s+(?:don't|do\s+not|never))\s+(?:calculate|compute|work\s+out|"
+     r"figure\s+out|estimate|tally\s+up|add\s+up)\b", "you don't infer"),
     (r"\b(?:don't|do\s+not)\s+bother\s+(?:keeping|storing|remembering|with)\s+(?:the\s+)?(old|previous|earlier)"
      r"(?:\s+one)?\b", r"forget the \1 one"),
     # "I'd like all my pastimes removed", "I want that deleted"

@@ -586,3 +586,28 @@ def test_asking_for_no_inference_without_the_usual_verbs(text: str, word: str) -
 ])
 def test_talk_of_views_and_sums_is_not_a_request(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("Forget my computers and other electronics, except the work laptop, I need that one.", "tech"),
+    ("I'd rather you didn't keep my travel plans any more. The only thing worth keeping is my frequent flyer number.",
+     "travel"),
+    ("Can you drop the things I've told you about my pets? Sorry to be a pain.", "pets"),
+])
+def test_a_set_with_an_exception_or_told_things_about_a_category_is_a_category_request(
+        text: str, category: str) -> None:
+    """A plural set the user carves one thing out of, or "the things I've told you about X",
+    is a category (F3), not one fact named by those words."""
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.CATEGORY, (text, intent)
+    assert category in intent.categories, (text, intent.categories)
+
+
+@pytest.mark.parametrize("text", [
+    "Forget my address, except keep the postcode.",
+    "Delete my phone number and email, but keep my GitHub username.",
+    "Forget the thing I told you about my pension.",
+])
+def test_single_facts_with_an_exception_stay_single_facts(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind in (ForgetKind.FACT, ForgetKind.FACTS), (text, intent)

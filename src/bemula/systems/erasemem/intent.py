@@ -241,6 +241,16 @@ _PHYSICAL_PLACE = re.compile(
 _EXCEPT_TAIL = re.compile(r",?\s+(?:apart\s+from|except|but\s+not|other\s+than|all\s+except|besides|but\s+keep)\b", re.I)
 
 
+#: a statement that keeps one thing back: "The only thing worth keeping is the airline"
+_ONLY_KEEP = re.compile(r"\b(?:the\s+)?only\s+(?:thing|one|bit)\b[^.;!?]*?\b(?:worth\s+keeping|(?:i\s+)?(?:still\s+)?"
+                        r"(?:need|want)(?:\s+you)?\s+to\s+keep|to\s+keep)\b|\bkeep\s+only\b", re.I)
+#: a description that names a value outright (a capitalised name or a number) is not a category
+_NAMED_VALUE = re.compile(r"\d|(?<!^)\b[A-Z][a-z]")
+#: a description of many kinds of thing ends in a plural ("my gadgets and online accounts",
+#: "the holiday and flight plans"); "my phone number and email" lists facts, "my address" is one
+_PLURAL_OR_LIST = re.compile(r"\b\w{2,}[^\Wsuio]s\W*$", re.I)
+
+
 def before_exception(description: str) -> str:
     """What a category request describes, without the exception it makes."""
     return _EXCEPT_TAIL.split(description)[0]
@@ -317,7 +327,8 @@ _QUANTIFIED = re.compile(
     re.I,
 )
 _CATEGORY_OBJECT = re.compile(
-    r"^(?:(?:anything|everything|whatever|all|every\s+\w+|any\s+\w+|all\s+(?:the\s+)?\w+)"
+    r"^(?:(?:anything|everything|whatever|all|every\s+\w+|any\s+\w+|all\s+(?:the\s+)?\w+|"
+    r"(?:the\s+)?(?:things|stuff|bits|details)(?=\s+(?:you|i)\b))"
     r"(?:\s+you(?:'ve|’ve|\s+have)?\s+(?:know|have|got|stored|saved|learned|learnt|noted))?"
     r"(?:\s+(?:i(?:'ve|’ve|\s+have)?\s+(?:told\s+you|said|shared|mentioned)))?"
     r"\s+(?:about|regarding|on|concerning|related\s+to|relating\s+to|to\s+do\s+with|connected\s+to|"
@@ -695,7 +706,7 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b(?:don't|do\s+not|never)\s+(?:hold|form|have|keep|take)\s+(?:any|a)\s+(?:view|opinion|theory|position)\s+"
      r"(?=on|about|of|regarding|as\s+to)", "don't infer anything "),
     (r"\b(?:(?:you|u)\s+(?:to\s+)?never|please\s+(?:don't|do\s+not|never))\s+(?:calculate|compute|work\s+out|"
-     r"figure\s+out|estimate|tally\s+up|add\s+up)\b", "you don't infer"),
+     r"figure\s+out|estimate|tally\s+up|add\s+up)\b", "you don't draw any conclusion about"),
     (r"\b(?:don't|do\s+not)\s+bother\s+(?:keeping|storing|remembering|with)\s+(?:the\s+)?(old|previous|earlier)"
      r"(?:\s+one)?\b", r"forget the \1 one"),
     # "I'd like all my pastimes removed", "I want that deleted"
@@ -882,6 +893,17 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             cats = categories_in(before_exception(desc))
             if cats or (m and m.re is _CATEGORY_OBJECT):
                 return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
+                                    statements=statements, directives=directive_texts)
+
+    # F3 by its exception: "forget my gadgets and online accounts, except my GitHub username",
+    # "… the holiday and flight plans. The only thing worth keeping is the airline": what is
+    # removed is a set the user carves one thing out of, so a category it names is meant whole
+    excepted = any(_EXCEPT_TAIL.search(d[0]) for d in directives) or any(_ONLY_KEEP.search(st) for st in statements)
+    if excepted:
+        for obj in objects:
+            desc = clean_target(before_exception(obj))
+            if desc and not _NAMED_VALUE.search(desc) and len(categories_in(desc)) >= 1 and _PLURAL_OR_LIST.search(desc):
+                return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=categories_in(desc),
                                     statements=statements, directives=directive_texts)
 
     # F6: the turn states a change (a new value) beside the removal

@@ -611,3 +611,15 @@ def test_a_set_with_an_exception_or_told_things_about_a_category_is_a_category_r
 def test_single_facts_with_an_exception_stay_single_facts(text: str) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind in (ForgetKind.FACT, ForgetKind.FACTS), (text, intent)
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("Would you mind letting go of my sister's address and my gym code?", ForgetKind.FACTS, "gym"),
+    ("Who my first boss was and where I grew up — none of that needs to be stored, so drop it.",
+     ForgetKind.FACTS, "grew up"),
+    ("Octopus Energy, that's my supplier now after the switch, so please let the old one go.",
+     ForgetKind.REPLACEMENT, "old"),
+    ("Please delete the old answer for my bank and use Monzo instead.", ForgetKind.REPLACEMENT, "old"),
+])
+def test_more_ways_people_ask(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)

@@ -689,3 +689,18 @@ def test_the_part_that_writes_the_number_out_is_the_one_that_goes(tmp_path: Path
         ("S2", 1, "user", "Please don't keep the number from my passport anymore."),
     ])
     assert residue(system, "GK482913") == []
+
+
+def test_what_a_category_request_keeps_keeps_its_value_everywhere_it_is_kept(tmp_path: Path) -> None:
+    """The passport number is kept; a deleted identity statement that repeats it must not
+    blank it in the kept one."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The number on my passport's photo page is NX4481972."),
+        ("S1", 0, "user", "My shoe size is EU 38, annoyingly hard to find."),
+        ("S2", 1, "user", "I double-checked NX4481972 against the actual passport."),
+        ("S3", 2, "user", "Let go of my ID numbers and personal basics, though please keep my passport number — "
+                          "I rely on you for that one."),
+    ])
+    assert "NX4481972" in ask(system, "What's my passport number?")
+    assert residue(system, "EU 38") == []

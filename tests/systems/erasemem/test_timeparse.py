@@ -67,3 +67,13 @@ def test_part_of_day_narrows_the_window() -> None:
     assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 11, 5), datetime(2026, 3, 11, 11, 59, 59, 999999))
     ref = parse_time_reference("last Tuesday, in the night", NOW)
     assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 10, 20), datetime(2026, 3, 11, 4, 59, 59, 999999))
+
+
+def test_numbers_past_twelve_and_one_typo_in_a_number_word() -> None:
+    """"eighteen days ago", and "eigheen days ago" typed in a hurry, are the same day."""
+    now = datetime(2026, 3, 20, 10, 0)
+    exact = parse_time_reference("our chat from eighteen days ago", now)
+    typo = parse_time_reference("our chat from eigheen days ago", now)
+    assert exact is not None and typo is not None
+    assert exact.start == typo.start == datetime(2026, 3, 2)
+    assert parse_time_reference("those days ago", now) is None

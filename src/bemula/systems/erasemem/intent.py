@@ -238,7 +238,8 @@ _PHYSICAL_PLACE = re.compile(
 
 
 #: where a category request's exception begins ("my home, apart from which town I live in")
-_EXCEPT_TAIL = re.compile(r",?\s+(?:apart\s+from|except|but\s+not|other\s+than|all\s+except|besides|but\s+keep)\b", re.I)
+_EXCEPT_TAIL = re.compile(r",?\s+(?:apart\s+from|except|but\s+not|other\s+than|all\s+except|besides|"
+                          r"(?:but|though)\s+(?:please\s+)?keep)\b", re.I)
 
 
 #: a statement that keeps one thing back: "The only thing worth keeping is the airline"
@@ -353,7 +354,10 @@ _CHANGE = re.compile(
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
     r"bought\s+(?:a|an)\s+new|ended\s+up(?:\s+being)?|from\s+here\s+on|going\s+forward|from\s+today|"
-    r"now,\s+not)\b|\bnew\s+[a-z]+(?:\s+[a-z]+)?\s*(?::|\s(?:is|are)\b)",
+    r"now,\s+not)\b|\bnew\s+[a-z]+(?:\s+[a-z]+)?\s*(?::|\s(?:is|are)\b)"
+    # "Navigo monthly pass — that's my public transport pass now"
+    r"|\b(?:that's|that’s|that\s+is|it's|it’s|it\s+is|which\s+is)\s+(?:my|our)\s+(?:[\w'’-]+\s+){0,4}?"
+    r"(?:now|these\s+days|nowadays)\b",
     re.I,
 )
 #: a statement that tells of a change (for resolution: where the replaced attribute is named)
@@ -560,7 +564,7 @@ _SCREEN = re.compile(
 #: turns of the generated benchmark).
 _QUICK_WORDS = re.compile(
     "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
-    "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|cross out|take out|replace|want you|rather you|prefer you|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|want you|rather you|prefer you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -696,6 +700,12 @@ _IDIOMS: list[_Rewrite] = [
      r"\s*(?:is|was)?\s*(?:no\s+longer\s+(?:holds?|applies|valid|true|relevant|correct|right|worth\s+(?:keeping|"
      r"storing|remembering))|out\s+of\s+date|outdated|wrong|obsolete|(?:does|do)(?:n't|n’t|\s+not)\s+apply)",
      "forget the old one"),
+    # "would you mind letting go of who my nan is" -> "let go of …"
+    (r"\b(?:would|do)\s+you\s+mind\s+(?:just\s+)?letting\s+go\s+of\b", "please let go of"),
+    # "Where my mother comes from and my car — none of that needs to be stored"
+    (r"(^|[.!?;:]\s+|,\s+)((?:my|the|where|what|which|who|when|how)\b[^.?!;—–]{1,160}?)\s*[—–-]+\s*(?:none|nothing)\s+of\s+"
+     r"(?:that|this|it|those|these|them)\s+(?:needs?\s+to\s+be|should\s+be|has\s+to\s+be|must\s+be)\s+"
+     r"(?:stored|kept|saved|remembered|on\s+file|held\s+on\s+to)\b", r"\1please don't keep \2"),
     # asking for no inference without the classic verbs: "don't go drawing conclusions about
     # X", "no deductions about X, please", "please don't hold any view on X", "I'd prefer you
     # never calculate X; if you already did, erase the result"
@@ -908,7 +918,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
 
     # F6: the turn states a change (a new value) beside the removal
     change_statements = [s for s in statements if _CHANGE.search(s)]
-    change_in_directive = any(_CHANGE.search(d[0][: max(0, d[0].lower().find(d[1]))] or "") for d in directives)
+    change_in_directive = any(_CHANGE.search(d[0][: max(0, d[0].lower().find(d[1]))] or "") for d in directives) or any(
+        # "erase the old answer for my transit pass and use Urbana card instead"
+        re.search(r"\b(?:old|previous|earlier|former)\b", d[2], re.I) and _CHANGE.search(d[0]) for d in directives)
     changed = bool(change_statements or change_in_directive)
     replacement = ForgetIntent(ForgetKind.REPLACEMENT, targets=[t for t in cleaned if t], statements=statements,
                                directives=directive_texts)

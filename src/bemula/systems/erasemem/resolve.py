@@ -241,7 +241,8 @@ def _attribute_words(phrase: str) -> set[str]:
             for t in _phrase_tokens(word)}
 
 
-_EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for)\s+(?P<x>[^.;!?]+)", re.I)
+_EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for|"
+                     r"(?:but|though)\s+(?:please\s+)?keep(?:\s+only)?)\s+(?P<x>[^.;!?—–]+)", re.I)
 _KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
 
@@ -769,6 +770,17 @@ def resolve(
             selected[unit.id] = unit
             res.unit_ghosts.append(tuple(tokenize(unit.text)))
             res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
+    # what the request keeps ("though please keep my passport number") keeps its value too:
+    # another deleted statement that repeats it must not blank it in the kept one
+    kept = [u for phrase in exceptions_of(intent) for u in kept_by_exception(store, phrase, request_turn_id)]
+    if kept:
+        keep_values = set().union(*(value_tokens_of(store, u) | {t for t in u.tokens if any(c.isdigit() for c in t)}
+                                    for u in kept))
+        for unit in kept:
+            selected.pop(unit.id, None)
+        restated -= keep_values
+        res.value_tokens -= keep_values
+        res.code_keys -= set().union(*(code_keys(u.text) for u in kept))
     res.value_tokens |= restated
     res.delete_units = sorted(selected)
     return res
@@ -917,17 +929,21 @@ def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
     full is taken whole ("Bayou Road" of "use Bayou Road from now on" is "1814 Bayou Road")."""
     found: list[str] = []
     for pattern in _NEW_VALUE_PATTERNS:
+        compiled = re.compile(pattern, re.I)
         for statement in statements:
-            m = re.search(pattern, statement, re.I)
-            if not m:
-                continue
-            value = m.group("v").strip()
-            previous = None
-            while previous != value:
-                previous, value = value, _VALUE_TRIM.sub("", value).strip()
-            tokens = set(tokenize(value))
-            if tokens and not tokens & old_tokens and len(value.split()) <= 6:
-                found.append(value)
+            start = 0
+            # a match too long to be a value may hide a later one ("what I use on the bus and
+            # use Urbana card instead"): look again after where it began
+            while (m := compiled.search(statement, start)) is not None:
+                value = m.group("v").strip()
+                previous = None
+                while previous != value:
+                    previous, value = value, _VALUE_TRIM.sub("", value).strip()
+                tokens = set(tokenize(value))
+                if tokens and not tokens & old_tokens and len(value.split()) <= 6:
+                    found.append(value)
+                    break
+                start = m.start() + 1
     if not found:
         return None
     fuller = [v for v in found if len(v) > len(found[0]) and v.lower().endswith(found[0].lower())]

@@ -20,10 +20,35 @@ _MONTHS = [
 _MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(_MONTHS)} | {"sept": 9}
 _NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple": 2,
-    "a couple of": 2, "few": 3, "a few": 3,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "twenty": 20, "thirty": 30, "couple": 2, "a couple of": 2, "few": 3, "a few": 3,
 }
-_NUM = r"(\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_NUM = (r"(\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+        r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty)")
+#: number words long enough that one typo ("eigheen") still says which
+_SPELLED = [w for w in _NUMBER_WORDS if " " not in w and len(w) >= 5]
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """One letter dropped, added or changed."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return a == b
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def _fix_number_typos(low: str) -> str:
+    """ "eigheen days ago" read as "eighteen days ago" (only before a unit of time)."""
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(1)
+        if word in _NUMBER_WORDS:
+            return m.group(0)
+        near = [w for w in _SPELLED if _one_edit(word, w)]
+        return m.group(0).replace(word, near[0], 1) if len(near) == 1 else m.group(0)
+    return re.sub(r"\b([a-z]{4,})(?=\s+(?:days?|weeks?|sessions|conversations|chats)\b)", fix, low)
 _MONTH_RE = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _DAY_RE = r"(\d{1,2})(?:st|nd|rd|th)?"
 
@@ -71,7 +96,7 @@ def _dated(now: datetime, month: int, day: int, year: int | None) -> datetime | 
 
 def parse_time_reference(text: str, now: datetime) -> TimeReference | None:
     """The time reference in ``text``, resolved against ``now`` (the request's timestamp)."""
-    low = text.lower()
+    low = _fix_number_typos(text.lower())
     ref = _parse(low, now)
     if ref is None:
         return None

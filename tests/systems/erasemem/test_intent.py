@@ -623,3 +623,8 @@ def test_single_facts_with_an_exception_stay_single_facts(text: str) -> None:
 ])
 def test_more_ways_people_ask(text: str, kind: ForgetKind, word: str) -> None:
     _assert_reads(text, kind, word)
+
+
+def test_something_wanted_off_the_records_is_a_request_and_a_packing_list_is_not() -> None:
+    _assert_reads("I'd like my salary off your records, please.", ForgetKind.FACT, "salary")
+    assert parse_forget_request("I want my shoes off the list of things to pack.") is None

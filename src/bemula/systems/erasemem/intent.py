@@ -700,6 +700,9 @@ _IDIOMS: list[_Rewrite] = [
      r"\s*(?:is|was)?\s*(?:no\s+longer\s+(?:holds?|applies|valid|true|relevant|correct|right|worth\s+(?:keeping|"
      r"storing|remembering))|out\s+of\s+date|outdated|wrong|obsolete|(?:does|do)(?:n't|n’t|\s+not)\s+apply)",
      "forget the old one"),
+    # "I'd like the stuff about my car off your records" -> "remove the stuff about my car"
+    (r"\b(?:i(?:'d|’d|\s+would)\s+like|i\s+want)\s+((?:(?!\boff\b)[^.?!;]){2,160}?)\s+(?:taken\s+)?off\s+(?:your|ur)\s+"
+     r"(?:records?|notes?|memory|file|files|system)\b", r"remove \1"),
     # "would you mind letting go of who my nan is" -> "let go of …"
     (r"\b(?:would|do)\s+you\s+mind\s+(?:just\s+)?letting\s+go\s+of\b", "please let go of"),
     # "Where my mother comes from and my car — none of that needs to be stored"

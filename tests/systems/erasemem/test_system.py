@@ -704,3 +704,18 @@ def test_what_a_category_request_keeps_keeps_its_value_everywhere_it_is_kept(tmp
     ])
     assert "NX4481972" in ask(system, "What's my passport number?")
     assert residue(system, "EU 38") == []
+
+
+def test_what_i_just_told_you_is_the_statement_about_me_not_the_one_about_cuttings(tmp_path: Path) -> None:
+    """The last message says something about the cuttings, asks a question, and says
+    something about the user: only the last is what was shared."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "An old friend called me Sprocket at the reunion."),
+        ("S1", 0, "user", "Going back to the cuttings, they are sitting in a jar on the windowsill. How will I "
+                          "know they are ready to plant? If anyone calls me Sprocket at the wedding I will hide."),
+        ("S1", 0, "assistant", "Expect roots in one to three weeks."),
+        ("S1", 0, "user", "Let's leave what I just told you out of your notes, if that is alright."),
+    ])
+    assert residue(system, "Sprocket") == []
+    assert "windowsill" in " ".join(u.text for u in system.store.units.values())

@@ -381,7 +381,9 @@ def split_told_in(phrase: str) -> tuple[str, str | None]:
 
 
 #: what makes a sentence say something about the user: "my", "I", "me", a name, a number
-_PERSONAL = re.compile(r"\b(?:my|i|i'm|i’m|i've|i’ve|me|mine|we|our)\b|(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+|\d", re.I)
+#: a sentence about the user: a first-person word, a name inside the sentence, or a number
+#: (only the pronouns ignore case: with re.I every word would look like a name)
+_PERSONAL = re.compile(r"(?i:\b(?:my|i|i'm|i’m|i've|i’ve|me|mine|we|our)\b)|(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+|\d")
 #: how far back "what I just told you" may reach: the user's last turn, at most this long ago
 JUST_SAID_WINDOW_TURNS = 4
 
@@ -405,13 +407,19 @@ def just_said_units(store: MemoryStore, phrase: str, request_turn_id: str) -> li
     units = [store.units[u] for u in previous.unit_ids if u in store.units]
     words = set(_phrase_tokens(JUST_SAID.sub(" ", phrase))) - GENERIC - _FRAMING
 
+    split = [(unit, sentence_pieces(unit.text)) for unit in units]
+    # the statements about the user, if the turn has any: "they are sitting in a jar" is not
+    # what was shared when "If anyone calls me Sprocket at the wedding" is in the same turn
+    personal_somewhere = any(_PERSONAL.search(x) for _, sentences in split for x in sentences
+                             if not x.rstrip().endswith("?"))
+
     def chosen_in(sentences: list[str], by_words: bool) -> list[str]:
         if by_words:
             return [x for x in sentences if set(tokenize(x)) & words]
         statements = [x for x in sentences if not x.rstrip().endswith("?")]
-        return [x for x in statements if _PERSONAL.search(x)] or statements
+        personal = [x for x in statements if _PERSONAL.search(x)]
+        return personal if personal or personal_somewhere else statements
 
-    split = [(unit, sentence_pieces(unit.text)) for unit in units]
     # the sentences the phrase's own words name, else the ones about the user
     by_words = bool(words) and any(chosen_in(sentences, True) for _, sentences in split)
     out: list[tuple[Unit, tuple[str, str] | None]] = []

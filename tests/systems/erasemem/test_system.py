@@ -719,3 +719,15 @@ def test_what_i_just_told_you_is_the_statement_about_me_not_the_one_about_cuttin
     ])
     assert residue(system, "Sprocket") == []
     assert "windowsill" in " ".join(u.text for u in system.store.units.values())
+
+
+def test_my_birthday_is_never_a_friends_birthday(tmp_path: Path) -> None:
+    """Only a friend's birthday says "birthday"; "my birthday" is not it, so nothing of the
+    friend's goes (the user's own, said as "the day I was born", is a known miss)."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Planning a surprise dinner for a friend's birthday, roughly ten guests."),
+        ("S1", 0, "user", "The day I was born was July 23, so cake usually shows up around then."),
+        ("S2", 1, "user", "Please forget my birthday."),
+    ])
+    assert "surprise dinner" in " ".join(u.text for u in system.store.units.values())

@@ -343,7 +343,9 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
         # "my GP" is not "my mum's GP": drop units where someone else owns what the request
         # says is the user's, unless nothing else is left
         mine = [x for x in scored if not owned_by_someone_else(x[2].text, owned_by_me)]
-        scored = mine or scored
+        if not mine:
+            return []  # only a friend's birthday says "birthday": "my birthday" is not it
+        scored = mine
     best_cov = max(c for _, c, _ in scored)
     best_score = max(s for s, c, _ in scored if c == best_cov)
     found = [(s, u) for s, c, u in scored if c >= best_cov and s >= 0.8 * best_score]

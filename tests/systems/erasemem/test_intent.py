@@ -628,3 +628,12 @@ def test_more_ways_people_ask(text: str, kind: ForgetKind, word: str) -> None:
 def test_something_wanted_off_the_records_is_a_request_and_a_packing_list_is_not() -> None:
     _assert_reads("I'd like my salary off your records, please.", ForgetKind.FACT, "salary")
     assert parse_forget_request("I want my shoes off the list of things to pack.") is None
+
+
+def test_the_exception_is_clause_and_the_bits_about_an_area() -> None:
+    from bemula.systems.erasemem.resolve import exceptions_of
+
+    intent = parse_forget_request("You can erase the bits about my calendar, the exception is the dental booking, "
+                                  "which I'd like you to hold on to.")
+    assert intent is not None and intent.kind == ForgetKind.CATEGORY and "schedule" in intent.categories
+    assert any("dental booking" in x for x in exceptions_of(intent))

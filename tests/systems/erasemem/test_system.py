@@ -731,3 +731,17 @@ def test_my_birthday_is_never_a_friends_birthday(tmp_path: Path) -> None:
         ("S2", 1, "user", "Please forget my birthday."),
     ])
     assert "surprise dinner" in " ".join(u.text for u in system.store.units.values())
+
+
+def test_a_word_memory_never_says_is_found_as_its_everyday_synonym(tmp_path: Path) -> None:
+    """"Who looks after my teeth" names no word of "My dentist is Dr Haas on Mill Road";
+    "teeth" and "dentist" are one group in data/attribute_synonyms.txt, and without it the
+    request's other words ("looks after") would pick a unit about something else."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My dentist is Dr Haas on Mill Road."),
+        ("S1", 0, "user", "My neighbour looks after the cat when we go away, after a lot of persuading."),
+        ("S2", 1, "user", "Please forget who looks after my teeth."),
+    ])
+    assert residue(system, "Haas") == []
+    assert "persuading" in " ".join(u.text for u in system.store.units.values())

@@ -239,9 +239,11 @@ _PHYSICAL_PLACE = re.compile(
 
 #: where a category request's exception begins ("my home, apart from which town I live in")
 _EXCEPT_TAIL = re.compile(r",?\s+(?:apart\s+from|except|but\s+not|other\s+than|all\s+except|besides|"
-                          r"(?:but|though)\s+(?:please\s+)?keep)\b", re.I)
+                          r"(?:but|though)\s+(?:please\s+)?keep|the\s+(?:one\s+|only\s+)?exception\s+(?:is|being))\b", re.I)
 
 
+_BITS_ABOUT = re.compile(r"^(?:the\s+)?(?:things|stuff|bits)\s+(?:about|on|regarding)\s+"
+                         r"(?P<desc>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?)\W*$", re.I)
 #: a statement that keeps one thing back: "The only thing worth keeping is the airline"
 _ONLY_KEEP = re.compile(r"\b(?:the\s+)?only\s+(?:thing|one|bit)\b[^.;!?]*?\b(?:worth\s+keeping|(?:i\s+)?(?:still\s+)?"
                         r"(?:need|want)(?:\s+you)?\s+to\s+keep|to\s+keep)\b|\bkeep\s+only\b", re.I)
@@ -907,6 +909,14 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             if cats or (m and m.re is _CATEGORY_OBJECT):
                 return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
                                     statements=statements, directives=directive_texts)
+
+    # "the bits about my calendar": a short description of an area (not "the stuff about which
+    # car I own and the instrument I play", which lists facts)
+    for obj in objects:
+        m = _BITS_ABOUT.match(re.sub(r"^(?:about|of)\s+", "", before_exception(obj).strip(), flags=re.I))
+        if m and categories_in(m.group("desc")):
+            return ForgetIntent(ForgetKind.CATEGORY, targets=[m.group("desc")], categories=categories_in(m.group("desc")),
+                                statements=statements, directives=directive_texts)
 
     # F3 by its exception: "forget my gadgets and online accounts, except my GitHub username",
     # "… the holiday and flight plans. The only thing worth keeping is the airline": what is

@@ -17,6 +17,9 @@ import math
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys
@@ -242,7 +245,8 @@ def _attribute_words(phrase: str) -> set[str]:
 
 
 _EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for|"
-                     r"(?:but|though)\s+(?:please\s+)?keep(?:\s+only)?)\s+(?P<x>[^.;!?—–]+)", re.I)
+                     r"(?:but|though)\s+(?:please\s+)?keep(?:\s+only)?|the\s+(?:one\s+|only\s+)?exception\s+(?:is|being))"
+                     r"\s+(?P<x>[^.;!?—–]+)", re.I)
 _KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
 
@@ -311,26 +315,75 @@ def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_
 
 
 
+@lru_cache(maxsize=1)
+def _synonym_groups() -> dict[str, frozenset[str]]:
+    """token -> the tokens of its group in ``data/attribute_synonyms.txt`` (itself included)."""
+    path = Path(str(resources.files("bemula.systems.erasemem").joinpath("data", "attribute_synonyms.txt")))
+    groups: dict[str, frozenset[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        group = frozenset(tokenize(line))
+        for token in group:
+            groups[token] = groups.get(token, frozenset()) | group
+    return groups
+
+
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
-    """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage."""
+    """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage.
+    When no unit holds the phrase's own words, each word may be said by another of its group
+    ("who looks after my teeth" -> "dentist"; ``data/attribute_synonyms.txt``)."""
     tokens = _phrase_tokens(phrase)
     if not tokens:
         return []
-    hits = store.index.search_tokens(phrase, tokens, k=max(len(store.index), 1))
+    groups = _synonym_groups()
+    alternatives = {t: groups[t] - {t} for t in tokens if t in groups and groups[t] - {t}}
+    # a word memory never says ("teeth") is looked for as its group at once: otherwise the
+    # phrase's other words ("looks after") alone would pick a unit
+    unsaid = {t: alts for t, alts in alternatives.items() if not _df(store, t)}
+    found = _match_tokens(store, phrase, tokens, exclude_turn, unsaid)
+    if found or not alternatives or alternatives == unsaid:
+        return found
+    return _match_tokens(store, phrase, tokens, exclude_turn, alternatives)
+
+
+def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_turn: str | None,
+                  alternatives: dict[str, frozenset[str]]) -> list[Unit]:
+    """``match_phrase`` for ``tokens``, each also found as one of its ``alternatives``."""
+    searched = [*tokens, *(a for t in tokens for a in sorted(alternatives.get(t, ())))]
+    hits = store.index.search_tokens(phrase, searched, k=max(len(store.index), 1))
     head = head_of(phrase)
     weights = phrase_weights(store, tokens, head)
-    total = sum(weights.values())
+    if alternatives:
+        # a word memory never says ("teeth") weighs as much as its rarest alternative does
+        alt_weights = phrase_weights(store, searched, head)
+        for t, alts in alternatives.items():
+            weights[t] = max([weights[t], *(alt_weights.get(a, 0.0) for a in alts)])
+    total = sum(weights.values()) or 1.0
+
+    def says(unit: Unit, token: str) -> bool:
+        return token in unit.tokens or not alternatives.get(token, frozenset()).isdisjoint(unit.tokens)
+
     # the head noun names the kind of fact ("number"), its modifiers which one ("passport"):
     # a unit with the head alone ("The file number they gave me") is a neighbour, not it
     modifiers = {t for t, w in weights.items() if t != head and w > 0} if len(tokens) >= 2 else set()
+    # a word memory never says but whose synonym it does ("teeth" -> "dentist") is the one
+    # that names the fact: a unit must say it, and then it is enough
+    # (only a thing called the user's own outright, "my teeth"; "my father's occupation" is
+    # named by "father" as much)
+    own_words = {w for m in re.finditer(r"\b(?:my|our)\s+([\w-]+)\b(?!['’])", phrase, re.I) for w in tokenize(m.group(1))}
+    required = {t for t in alternatives if not _df(store, t) and t in own_words}
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
         unit = store.units.get(hit.id)
         if unit is None or unit.turn_id == exclude_turn:
             continue  # a tombstone, or the request's own turn
-        if modifiers and not modifiers & unit.tokens:
+        if required:
+            if not all(says(unit, t) for t in required):
+                continue
+        elif modifiers and not any(says(unit, t) for t in modifiers):
             continue
-        coverage = sum(w for t, w in weights.items() if t in unit.tokens) / total
+        coverage = 1.0 if required else sum(w for t, w in weights.items() if says(unit, t)) / total
         scored.append((hit.score, coverage, unit))
     if not scored:
         return []

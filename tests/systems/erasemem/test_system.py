@@ -745,3 +745,17 @@ def test_a_word_memory_never_says_is_found_as_its_everyday_synonym(tmp_path: Pat
     ])
     assert residue(system, "Haas") == []
     assert "persuading" in " ".join(u.text for u in system.store.units.values())
+
+
+def test_every_rare_word_of_a_trimmed_part_is_its_value(tmp_path: Path) -> None:
+    """The part that goes ("not available on Mondays because of childcare") is one fact;
+    its rarest word is "childcare", but "Mondays" is its value as much and goes everywhere."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For tutoring: I'm not available on Mondays because of childcare, but Thursday afternoons "
+                          "are always free."),
+        ("S1", 0, "user", "Mondays are chaos anyway, and the childcare run takes an hour."),
+        ("S2", 1, "user", "Please forget that I'm not available on Mondays because of childcare."),
+    ])
+    assert residue(system, "Mondays") == []
+    assert "Thursday" in ask(system, "When am I always free for tutoring?")

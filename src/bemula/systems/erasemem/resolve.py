@@ -791,6 +791,9 @@ def resolve(
                 res.trims[uid] = trim
                 part_tokens = set(tokenize(trim[0]))
                 values = {t for t in value_tokens_of(store, unit) if t in part_tokens} or (part_tokens - described - GENERIC)
+                # the part that goes is one fact: every rare word of it is its value ("not
+                # available on Mondays because of childcare": Mondays as well as childcare)
+                values |= {t for t in part_tokens - described - GENERIC - META if 0 < _df(store, t) <= MAX_VALUE_DF}
                 res.value_tokens |= (values - described) or values
                 res.code_keys |= code_keys(trim[0]) | date_keys(trim[0])
                 res.unit_ghosts.append(tuple(tokenize(trim[0])))

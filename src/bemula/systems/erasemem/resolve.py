@@ -394,7 +394,7 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     owned_by_me = {t for m in MY_THING.finditer(phrase) for t in tokenize(m.group(1))}
     if owned_by_me:
         # "my GP" is not "my mum's GP": drop units where someone else owns what the request
-        # says is the user's, unless nothing else is left
+        # says is the user's, even when nothing else is left
         mine = [x for x in scored if not owned_by_someone_else(x[2].text, owned_by_me)]
         if not mine:
             return []  # only a friend's birthday says "birthday": "my birthday" is not it
@@ -435,7 +435,6 @@ def split_told_in(phrase: str) -> tuple[str, str | None]:
     return phrase, None
 
 
-#: what makes a sentence say something about the user: "my", "I", "me", a name, a number
 #: a sentence about the user: a first-person word, a name inside the sentence, or a number
 #: (only the pronouns ignore case: with re.I every word would look like a name)
 _PERSONAL = re.compile(r"(?i:\b(?:my|i|i'm|i’m|i've|i’ve|me|mine|we|our)\b)|(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+|\d")

@@ -759,3 +759,17 @@ def test_every_rare_word_of_a_trimmed_part_is_its_value(tmp_path: Path) -> None:
     ])
     assert residue(system, "Mondays") == []
     assert "Thursday" in ask(system, "When am I always free for tutoring?")
+
+
+def test_unavailable_is_said_as_not_available(tmp_path: Path) -> None:
+    """"The day I'm unavailable" is said "not available on Wednesdays": a word memory never
+    says, with "un", is its stem beside a negation. Only that part goes; Saturday stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For choir: I'm not available on Wednesdays because of night class, but Saturday "
+                          "mornings are always free."),
+        ("S1", 0, "user", "Rehearsals are 90 minutes at the church hall on Bell Street."),
+        ("S2", 1, "user", "Please forget the day I'm unavailable."),
+    ])
+    assert residue(system, "Wednesdays") == []
+    assert "Saturday" in ask(system, "When am I always free for choir?")

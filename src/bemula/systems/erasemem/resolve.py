@@ -218,6 +218,8 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     scored = []
     for i, part in enumerate(parts):
         own = set(tokenize(part))
+        if _NEGATION.search(part):
+            own |= {"un" + t for t in own}  # "not available" says "unavailable"
         cover = sum(w for t, w in weights.items() if t in own)
         writes_code = wants_code and cover > 0 and bool(code_keys(part))
         scored.append((writes_code, bool(own & heads), cover, i))
@@ -315,6 +317,9 @@ def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_
 
 
 
+_NEGATION = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.I)
+
+
 @lru_cache(maxsize=1)
 def _synonym_groups() -> dict[str, frozenset[str]]:
     """token -> the tokens of its group in ``data/attribute_synonyms.txt`` (itself included)."""
@@ -350,6 +355,10 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
 def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_turn: str | None,
                   alternatives: dict[str, frozenset[str]]) -> list[Unit]:
     """``match_phrase`` for ``tokens``, each also found as one of its ``alternatives``."""
+    # "the day I'm unavailable" is said "I'm not available on Mondays": a word memory never
+    # says, with "un", is its stem beside a negation
+    negated = {t: t[2:] for t in tokens if t.startswith("un") and len(t) > 5 and not _df(store, t) and _df(store, t[2:])}
+    alternatives = {**alternatives, **{t: frozenset({stem}) for t, stem in negated.items()}}
     searched = [*tokens, *(a for t in tokens for a in sorted(alternatives.get(t, ())))]
     hits = store.index.search_tokens(phrase, searched, k=max(len(store.index), 1))
     head = head_of(phrase)
@@ -362,11 +371,14 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     total = sum(weights.values()) or 1.0
 
     def says(unit: Unit, token: str) -> bool:
+        if token in negated:
+            return negated[token] in unit.tokens and _NEGATION.search(unit.text) is not None
         return token in unit.tokens or not alternatives.get(token, frozenset()).isdisjoint(unit.tokens)
 
     # the head noun names the kind of fact ("number"), its modifiers which one ("passport"):
     # a unit with the head alone ("The file number they gave me") is a neighbour, not it
-    modifiers = {t for t, w in weights.items() if t != head and w > 0} if len(tokens) >= 2 else set()
+    # (a generic one, "day", "favourite", says which of the user's things, not which kind)
+    modifiers = {t for t, w in weights.items() if t != head and w > 0 and t not in GENERIC} if len(tokens) >= 2 else set()
     # a word memory never says but whose synonym it does ("teeth" -> "dentist") is the one
     # that names the fact: a unit must say it, and then it is enough
     # (only a thing called the user's own outright, "my teeth"; "my father's occupation" is

@@ -637,3 +637,22 @@ def test_the_exception_is_clause_and_the_bits_about_an_area() -> None:
                                   "which I'd like you to hold on to.")
     assert intent is not None and intent.kind == ForgetKind.CATEGORY and "schedule" in intent.categories
     assert any("dental booking" in x for x in exceptions_of(intent))
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("What I told you when we talked about my job interview was more than I should have shared, "
+     "so please stop keeping any of it.", ForgetKind.TIME_WINDOW, "interview"),
+    ("What I told you about my ex was too much. Please delete it.", ForgetKind.FACT, "ex"),
+])
+def test_what_i_said_was_too_much_then_any_of_it(text: str, kind: ForgetKind, word: str) -> None:
+    """"What I told you … was more than I should have shared" names what a later "any of
+    it" / "it" means."""
+    _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize("text", [
+    "What I told my boss was too much, honestly.",
+    "I never keep any of it, to be honest.",
+])
+def test_too_much_said_to_someone_else_is_not_a_request(text: str) -> None:
+    assert parse_forget_request(text) is None, text

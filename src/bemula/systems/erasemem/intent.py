@@ -189,7 +189,7 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
             r"database|head|mind|brain|logs?|history|profile|storage)|" + _PERSONAL_DATA + r")\b"
-            r"|^\s*(?:it|them|those|these|this|that)\b\s*(?:one|both|all|too|as\s+well|please|for\s+me|"
+            r"|^\s*(?:(?:any|all|each|every\s+one|some|none)\s+of\s+)?(?:it|them|those|these|this|that)\b\s*(?:one|both|all|too|as\s+well|please|for\s+me|"
             r"completely|entirely|altogether|for\s+good|permanently|now|out|away|off)?"
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
             rest,
@@ -460,7 +460,10 @@ _ANTECEDENT_CUE = re.compile(
 )
 _OFF_LIMITS = re.compile(
     r"(?P<np>\b(?:my|our)\b.+?)\s+(?:is|are)\s+(?:off[- ]limits|private|none\s+of\s+your\s+business|"
-    r"not\s+something|personal)",
+    r"not\s+something|personal)"
+    # "What I told you when we talked about my cover letter was more than I should have shared"
+    r"|(?P<said>\bwhat\s+i\s+(?:told\s+you|said|shared|mentioned|wrote)\b.+?)\s+(?:was|is)\s+(?:more\s+than\s+i\s+"
+    r"should\s+have\s+(?:shared|said|told\s+you)|too\s+much|too\s+personal|oversharing|private|none\s+of\s+your)",
     re.I,
 )
 
@@ -487,7 +490,7 @@ def _antecedent(clause: str) -> str | None:
     """The thing a clause says was shared / is private, for a later "delete it"."""
     m = _OFF_LIMITS.search(clause)
     if m:
-        return m.group("np").strip()
+        return (m.group("np") or m.group("said")).strip()
     m = _ANTECEDENT_CUE.search(clause)
     if m:
         # "The number from my passport and the tax number, the ones I gave you for the

@@ -177,10 +177,16 @@ def date_keys(text: str) -> frozenset[str]:
 def might_spell(text: str, keys: frozenset[str] | set[str]) -> bool:
     """A cheap screen before ``code_spans``: a key's last three characters appear once
     separators are dropped, or number words do, or (for a date key) a date does."""
-    joined = text.lower().translate(_SEPARATORS)
-    if any(key.startswith(DATE_KEY) for key in keys) and _DATE.search(text):
+    joined, has_date, has_words = _screen_of(text)
+    if has_date and any(key.startswith(DATE_KEY) for key in keys):
         return True
-    return any(key[-3:] in joined for key in keys) or _WORD_RUN.search(text) is not None
+    return has_words or any(key[-3:] in joined for key in keys)
+
+
+@lru_cache(maxsize=1 << 16)
+def _screen_of(text: str) -> tuple[str, bool, bool]:
+    """What ``might_spell`` looks at, once per text: every request scans every unit and turn."""
+    return text.lower().translate(_SEPARATORS), _DATE.search(text) is not None, _WORD_RUN.search(text) is not None
 
 
 _SEPARATORS = str.maketrans("", "", " -./+")

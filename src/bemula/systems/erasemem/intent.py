@@ -251,7 +251,7 @@ _ONLY_KEEP = re.compile(r"\b(?:the\s+)?only\s+(?:thing|one|bit)\b[^.;!?]*?\b(?:w
 _NAMED_VALUE = re.compile(r"\d|(?<!^)\b[A-Z][a-z]")
 #: a description of many kinds of thing ends in a plural ("my gadgets and online accounts",
 #: "the holiday and flight plans"); "my phone number and email" lists facts, "my address" is one
-_PLURAL_OR_LIST = re.compile(r"\b\w{2,}[^\Wsuio]s\W*$", re.I)
+_ENDS_IN_PLURAL = re.compile(r"\b\w{2,}[^\Wsuio]s\W*$", re.I)
 
 
 def before_exception(description: str) -> str:
@@ -917,8 +917,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     # car I own and the instrument I play", which lists facts)
     for obj in objects:
         m = _BITS_ABOUT.match(re.sub(r"^(?:about|of)\s+", "", before_exception(obj).strip(), flags=re.I))
-        if m and categories_in(m.group("desc")):
-            return ForgetIntent(ForgetKind.CATEGORY, targets=[m.group("desc")], categories=categories_in(m.group("desc")),
+        cats = categories_in(m.group("desc")) if m else []
+        if cats:
+            return ForgetIntent(ForgetKind.CATEGORY, targets=[m.group("desc")], categories=cats,
                                 statements=statements, directives=directive_texts)
 
     # F3 by its exception: "forget my gadgets and online accounts, except my GitHub username",
@@ -928,8 +929,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     if excepted:
         for obj in objects:
             desc = clean_target(before_exception(obj))
-            if desc and not _NAMED_VALUE.search(desc) and len(categories_in(desc)) >= 1 and _PLURAL_OR_LIST.search(desc):
-                return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=categories_in(desc),
+            cats = categories_in(desc) if desc and not _NAMED_VALUE.search(desc) and _ENDS_IN_PLURAL.search(desc) else []
+            if cats:
+                return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
                                     statements=statements, directives=directive_texts)
 
     # F6: the turn states a change (a new value) beside the removal

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from bemula.systems.erasemem.owners import about_someone_else
 from bemula.systems.erasemem.store import MemoryStore, Unit
-from bemula.systems.erasemem.textutil import sentence_pieces
+from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
 from bemula.systems.erasemem.tokens import tokenize
 
 _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
@@ -161,14 +161,7 @@ def value_stated(statements: list[str], change_cue: re.Pattern[str]) -> str | No
 
 def _close(a: str, b: str) -> bool:
     """Equal, or one typo apart in a longer word ("podccast" for "podcast")."""
-    if a == b:
-        return True
-    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) == 1
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+    return one_typo_apart(a, b, min_length=5)
 
 
 def attribute_words(phrases: list[str], new_value: str, ignore: frozenset[str] = frozenset()) -> dict[str, float]:

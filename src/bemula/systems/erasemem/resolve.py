@@ -561,6 +561,9 @@ def resolve(
     selected: dict[str, Unit] = {}
     preset_trims: dict[str, tuple[str, str]] = {}  # unit id -> (part that goes, the rest), decided already
     _ = store.doc_freq  # value words are chosen by frequency: know every unit's tokens once
+    # what the request keeps ("except the onsite date", "Keep only the payment date", "though
+    # please keep my passport number"): found once, taken out wherever units are chosen
+    kept_units = [u for phrase in exceptions_of(intent) for u in kept_by_exception(store, phrase, request_turn_id)]
 
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for phrase in intent.targets:
@@ -627,9 +630,8 @@ def resolve(
                     if nearest is not None:
                         selected.pop(nearest.id, None)
         # "all the health stuff except the hep B date", "… Keep only the payment date"
-        for phrase in exceptions_of(intent):
-            for unit in kept_by_exception(store, phrase, request_turn_id):
-                selected.pop(unit.id, None)
+        for unit in kept_units:
+            selected.pop(unit.id, None)
         if not cats:  # a topic, not a category: everything that matches the description
             for phrase in intent.targets:
                 for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
@@ -664,9 +666,8 @@ def resolve(
                 if uid in store.units:
                     selected[uid] = store.units[uid]
         # "… the only thing from that night I still need is the studio session, keep that one"
-        for phrase in exceptions_of(intent):
-            for unit in kept_by_exception(store, phrase, request_turn_id):
-                selected.pop(unit.id, None)
+        for unit in kept_units:
+            selected.pop(unit.id, None)
         res.statements = list(intent.statements)
 
     elif intent.kind == ForgetKind.CONCLUSION:
@@ -754,10 +755,9 @@ def resolve(
                             selected[unit.id] = unit
                         break
         # "… stop keeping my pin. the alarm code for work u can keep tho": what it keeps stays
-        for phrase in exceptions_of(intent):
-            for unit in kept_by_exception(store, phrase, request_turn_id):
-                if selected.pop(unit.id, None) is not None:
-                    anchors -= unit.tokens
+        for unit in kept_units:
+            if selected.pop(unit.id, None) is not None:
+                anchors -= unit.tokens
         res.value_tokens |= anchors
         # the old statement's own distinctive words (other forms of the old value: "a flat
         # white" beside "coffee") go too — never the new value's words nor the attribute's
@@ -792,9 +792,8 @@ def resolve(
     described |= {t for p in intent.targets for m in re.finditer(r"\b([A-Z][\w-]+)['’]s\b", p) for t in tokenize(m.group(1))}
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         # "… don't hold on to that one. Keep the cholesterol one": what the request keeps stays
-        for phrase in exceptions_of(intent):
-            for unit in kept_by_exception(store, phrase, request_turn_id):
-                selected.pop(unit.id, None)
+        for unit in kept_units:
+            selected.pop(unit.id, None)
         for uid, unit in list(selected.items()):
             trim = preset_trims.get(uid) or _trim(store, unit, intent.targets)
             if trim is not None:
@@ -849,15 +848,14 @@ def resolve(
             res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
     # what the request keeps ("though please keep my passport number") keeps its value too:
     # another deleted statement that repeats it must not blank it in the kept one
-    kept = [u for phrase in exceptions_of(intent) for u in kept_by_exception(store, phrase, request_turn_id)]
-    if kept:
+    if kept_units:
         keep_values = set().union(*(value_tokens_of(store, u) | {t for t in u.tokens if any(c.isdigit() for c in t)}
-                                    for u in kept))
-        for unit in kept:
+                                    for u in kept_units))
+        for unit in kept_units:
             selected.pop(unit.id, None)
         restated -= keep_values
         res.value_tokens -= keep_values
-        res.code_keys -= set().union(*(code_keys(u.text) for u in kept))
+        res.code_keys -= set().union(*(code_keys(u.text) for u in kept_units))
     res.value_tokens |= restated
     res.delete_units = sorted(selected)
     return res
@@ -999,14 +997,16 @@ _NOT_THE_OLD = (
 )
 
 
+_NEW_VALUE_RES = [re.compile(pattern, re.I) for pattern in _NEW_VALUE_PATTERNS]
+
+
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
     """The new value an F6 request states ("I switched to green tea" -> "green tea"). The
     patterns are tried in order over all statements: "new address is 1814 Bayou Road" says it
     more surely than "got keys Friday" said before it. A value another pattern writes out in
     full is taken whole ("Bayou Road" of "use Bayou Road from now on" is "1814 Bayou Road")."""
     found: list[str] = []
-    for pattern in _NEW_VALUE_PATTERNS:
-        compiled = re.compile(pattern, re.I)
+    for compiled in _NEW_VALUE_RES:
         for statement in statements:
             start = 0
             # a match too long to be a value may hide a later one ("what I use on the bus and

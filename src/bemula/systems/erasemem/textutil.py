@@ -151,3 +151,16 @@ def redact_tokens(text: str, tokens: set[str] | frozenset[str]) -> tuple[str, in
             count += 1
     pieces.append(text[last:])
     return "".join(pieces), count
+
+
+def one_typo_apart(a: str, b: str, min_length: int = 0) -> bool:
+    """Equal, or one letter dropped, added or changed ("podccast" for "podcast", "eigheen"
+    for "eighteen"); words shorter than ``min_length`` must be equal."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < min_length or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bemula.systems.erasemem.textutil import one_typo_apart
+
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTHS = [
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -30,23 +32,13 @@ _NUM = (r"(\d+|a couple of|a few|an?|one|two|three|four|five|six|seven|eight|nin
 _SPELLED = [w for w in _NUMBER_WORDS if " " not in w and len(w) >= 5]
 
 
-def _one_edit(a: str, b: str) -> bool:
-    """One letter dropped, added or changed."""
-    if abs(len(a) - len(b)) > 1 or a == b:
-        return a == b
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) == 1
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
-
-
 def _fix_number_typos(low: str) -> str:
     """ "eigheen days ago" read as "eighteen days ago" (only before a unit of time)."""
     def fix(m: re.Match[str]) -> str:
         word = m.group(1)
         if word in _NUMBER_WORDS:
             return m.group(0)
-        near = [w for w in _SPELLED if _one_edit(word, w)]
+        near = [w for w in _SPELLED if one_typo_apart(word, w)]
         return m.group(0).replace(word, near[0], 1) if len(near) == 1 else m.group(0)
     return re.sub(r"\b([a-z]{4,})(?=\s+(?:days?|weeks?|sessions|conversations|chats)\b)", fix, low)
 _MONTH_RE = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"

@@ -918,7 +918,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     for obj in objects:
         m = _BITS_ABOUT.match(re.sub(r"^(?:about|of)\s+", "", before_exception(obj).strip(), flags=re.I))
         cats = categories_in(m.group("desc")) if m else []
-        if cats:
+        if m and cats:
             return ForgetIntent(ForgetKind.CATEGORY, targets=[m.group("desc")], categories=cats,
                                 statements=statements, directives=directive_texts)
 

@@ -416,7 +416,7 @@ class EraseMem(MemorySystem):
         ranked: list[tuple[float, float, float, float, str]] = []
         for hit in hits:
             stone = self.tombstones.items.get(hit.id)
-            half: set[str] = set()  # words that count ``half_weight`` of their idf
+            half: set[str] | frozenset[str] = set()  # words that count ``half_weight`` of their idf
             half_weight = 0.5
             matched: set[str] | frozenset[str]
             if stone is not None:

@@ -185,11 +185,19 @@ def might_spell(text: str, keys: frozenset[str] | set[str]) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _screen_of(text: str) -> tuple[str, bool, bool]:
-    """What ``might_spell`` looks at, once per text: every request scans every unit and turn."""
-    return text.lower().translate(_SEPARATORS), _DATE.search(text) is not None, _WORD_RUN.search(text) is not None
+    """What ``might_spell`` looks at, once per text: every request scans every unit and turn.
+
+    The patterns run case-sensitively on the lower-cased text (several times faster than
+    their case-blind twins, same answer), and a date is looked for only where a digit is."""
+    lowered = text.lower()
+    has_date = _DIGIT.search(text) is not None and _DATE_LOWERED.search(lowered) is not None
+    return lowered.translate(_SEPARATORS), has_date, _WORD_RUN_LOWERED.search(lowered) is not None
 
 
 _SEPARATORS = str.maketrans("", "", " -./+")
+_DIGIT = re.compile(r"\d")
+_DATE_LOWERED = re.compile(_DATE.pattern)
+_WORD_RUN_LOWERED = re.compile(_WORD_RUN.pattern)
 
 
 def code_spans(text: str, keys: frozenset[str] | set[str]) -> list[tuple[int, int]]:

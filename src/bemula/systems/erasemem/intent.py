@@ -601,98 +601,103 @@ def _may_be_request(text: str) -> bool:
     return bool(_QUICK_NEGATION.search(lowered) and _QUICK_GOVERNED.search(lowered))
 
 
-#: a pattern and what replaces it (text, or a function of the match)
-_Rewrite = tuple[str, str | Callable[[re.Match[str]], str]]
+#: a pattern, what replaces it (text, or a function of the match), and its needles: words of
+#: which the pattern cannot match without one (in the lower-cased, whitespace-collapsed text;
+#: empty: always tried). Most turns hold none of a rewrite's needles, and a substring test is
+#: far cheaper than a case-blind pattern scanning every position.
+_Rewrite = tuple[str, str | Callable[[re.Match[str]], str], tuple[str, ...]]
 #: "would you mind deleting X": the verb of a gerund whose stem is not the verb
 _GERUND_STEMS = {"eras": "erase", "delet": "delete", "remov": "remove", "wip": "wipe", "purg": "purge",
                  "scrapp": "scrap", "dropp": "drop", "scrubb": "scrub", "binn": "bin"}
 
 #: texting spellings read as the words they stand for (only for reading a request)
 _TEXTING: list[_Rewrite] = [
-    (r"\bu\b", "you"), (r"\bur\b", "your"), (r"\b(?:pls|plz|plse|pleez)\b", "please"),
-    (r"\bdont\b", "don't"), (r"\bdidnt\b", "didn't"), (r"\bdoesnt\b", "doesn't"), (r"\bcant\b", "can't"),
-    (r"\bwouldnt\b", "wouldn't"), (r"\bim\b", "i'm"), (r"\bive\b", "i've"), (r"\bthx\b", "thanks"),
-    (r"\babt\b", "about"), (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"),
-    (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and"),
-    (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd "),
-    (r"\byouve\b", "you've"), (r"\bthats\b", "that's"), (r"\bshouldnt\b", "shouldn't"),
-    (r"\bb4\b", "before"), (r"\bisnt\b", "isn't"),
+    (r"\bu\b", "you", ()), (r"\bur\b", "your", ("ur",)), (r"\b(?:pls|plz|plse|pleez)\b", "please", ("pl",)),
+    (r"\bdont\b", "don't", ("dont",)), (r"\bdidnt\b", "didn't", ("didnt",)),
+    (r"\bdoesnt\b", "doesn't", ("doesnt",)), (r"\bcant\b", "can't", ("cant",)),
+    (r"\bwouldnt\b", "wouldn't", ("wouldnt",)), (r"\bim\b", "i'm", ("im",)), (r"\bive\b", "i've", ("ive",)),
+    (r"\bthx\b", "thanks", ("thx",)), (r"\babt\b", "about", ("abt",)), (r"\bwanna\b", "want to", ("wanna",)),
+    (r"\bgonna\b", "going to", ("gonna",)),
+    (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and", ()),
+    (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd ", ("id",)),
+    (r"\byouve\b", "you've", ("youve",)), (r"\bthats\b", "that's", ("thats",)),
+    (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
     # drawn-out letters: "sooo", "pleeease", "pls pls"
-    (r"([a-z])\1{2,}", r"\1"),
+    (r"([a-z])\1{2,}", r"\1", ()),
 ]
 #: idioms of removal rewritten as the plain request they make, so one grammar reads them all
 _IDIOMS: list[_Rewrite] = [
     # "take that off your notes", "get my salary out of your records"
     (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
-     r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"please remove \1"),
+     r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"please remove \1", ("off", "out")),
     # "let's pretend I never told you about the loan"
     (r"\b(?:let(?:'s|’s|\s+us)|can\s+we|could\s+we)\s+(?:just\s+)?(?:pretend|act\s+(?:like|as\s+if))\s+"
-     r"i\s+never\s+(?:told\s+you|mentioned|said|shared)\s+(?:about\s+)?", "forget "),
+     r"i\s+never\s+(?:told\s+you|mentioned|said|shared)\s+(?:about\s+)?", "forget ", ("pretend", "act")),
     # "hold on to", "hang onto", "keep hold of": keeping
     (r"\b(?:hold|hang)(ing)?\s+on(?:to|\s+to)\b|\bkeep(ing)?\s+hold\s+of\b",
-     lambda m: "keeping" if m.group(1) or m.group(2) else "keep"),
+     lambda m: "keeping" if m.group(1) or m.group(2) else "keep", ("hold", "hang")),
     # "where I take the animals and my transit pass shouldn't stay with you"
     (r"(^|[.!?;:—–]\s+|,\s+(?:(?:but|so|and)\s+)?|\bso\s+)((?:my|the|where|what|which|who|when|how|that|those|these)\b"
      r"(?:(?!\b(?:shouldn't|should\s+not|mustn't|doesn't|does\s+not|needn't)\b)[^.?!;]){1,80}?)\s+"
      r"(?:shouldn't|shouldn’t|should\s+not|mustn't|must\s+not|doesn't\s+need\s+to|does\s+not\s+need\s+to|"
      r"don't\s+need\s+to|needn't)\s+(?:stay\s+with\s+you|be\s+(?:stored|kept|saved|remembered|on\s+file|"
-     r"in\s+your\s+(?:notes|records|memory)))\b", r"\1please don't keep \2"),
+     r"in\s+your\s+(?:notes|records|memory)))\b", r"\1please don't keep \2", ("should", "must", "need")),
     # "I'd rather you lost that", "I'd prefer it if you forgot my PIN" -> "forget …"
     (r"\bi(?:'d|’d|\s+would)\s+(?:rather|prefer(?:\s+it\s+if)?)\s+you\s+(?:just\s+)?(?:lost|forgot|deleted|dropped|"
-     r"erased|binned|ditched|wiped|removed|scrapped)\b", "please forget"),
+     r"erased|binned|ditched|wiped|removed|scrapped)\b", "please forget", ("rather", "prefer")),
     # "I'd feel better if my diagnosis wasn't stored anywhere" -> "don't keep my diagnosis"
     (r"\bi(?:'d|’d|\s+would)\s+(?:feel\s+(?:better|happier|safer)|be\s+(?:happier|more\s+comfortable)|prefer\s+it|"
      r"like\s+it)\s+if\s+((?:(?!\b(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\b)[^.?!;]){2,80}?)\s+"
      r"(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\s+(?:stored|kept|saved|remembered|on\s+file|"
-     r"on\s+record|in\s+your\s+\w+)\b", r"please don't keep \1"),
+     r"on\s+record|in\s+your\s+\w+)\b", r"please don't keep \1", ("stored", "kept", "saved", "remembered", "on file", "on record", "in your")),
     # "Two things to get rid of: X and Y" -> "please forget: X and Y"
     (r"\b(?:a\s+few|two|three|some|\d)\s+things\s+(?:for\s+you\s+)?to\s+(?:forget|delete|remove|erase|drop|wipe|"
-     r"get\s+rid\s+of|scrap|bin|ditch)\s*:\s*", "please forget "),
+     r"get\s+rid\s+of|scrap|bin|ditch)\s*:\s*", "please forget ", ("things",)),
     # "a clean sweep of everything relating to my marriage" -> "forget everything …"
-    (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:do|make|have)\s+a\s+clean\s+sweep\s+of\b", "please forget"),
+    (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:do|make|have)\s+a\s+clean\s+sweep\s+of\b", "please forget", ("clean sweep",)),
     # "I'd rather you knew nothing about it", "if nothing about my health stayed in your memory"
     (r"\bi(?:'d|’d|\s+would)\s+rather\s+you\s+(?:knew|kept|had|remembered)\s+nothing\s+(?:about|of)\s+",
-     "please forget everything about "),
+     "please forget everything about ", ("nothing",)),
     (r"\bif\s+nothing\s+(?:about|of|on|from)\s+((?:(?!\bstay)[^.?!;]){2,60}?)\s+(?:stayed|stays|remained|remains|"
      r"was\s+kept|were\s+kept|was\s+stored)\b(?:\s+(?:in\s+your\s+(?:memory|notes|records)|with\s+you))?",
-     r", please forget everything about \1"),
+     r", please forget everything about \1", ("nothing",)),
     # "Nothing from tonight needs to be remembered" -> "forget everything from tonight"
     (r"(^|[.!?;:]\s+)nothing\s+(from|about|of)\s+((?:(?!\bneeds?\b)[^.?!;]){2,60}?)\s+needs?\s+to\s+be\s+"
-     r"(?:remembered|kept|stored|saved)\b", r"\1please forget everything I told you \2 \3"),
+     r"(?:remembered|kept|stored|saved)\b", r"\1please forget everything I told you \2 \3", ("nothing",)),
     # "Mind dropping my salary …?" -> "drop my salary"
     (r"(^|[.!?;:]\s+|,\s+)mind\s+(forget|eras|delet|remov|wip|purg|scrubb?|clear|discard|ditch|binn?|scrapp|dropp|toss|dump)"
-     r"(?:e)?ing\b", lambda m: m.group(1) + _GERUND_STEMS.get(m.group(2).lower(), m.group(2))),
+     r"(?:e)?ing\b", lambda m: m.group(1) + _GERUND_STEMS.get(m.group(2).lower(), m.group(2)), ("mind",)),
     # "would you mind (terribly) not keeping X" -> "don't keep X"
     (r"\bwould\s+you\s+mind\s+(?:\w+\s+)?not\s+(?:keep|stor|remember|sav|retain|us|record|track)(?:e|ing)?\b",
-     "please don't keep"),
+     "please don't keep", ("mind",)),
     # "don't go putting two and two together", "don't connect the dots"
-    (r"\b(don't|do\s+not|never)\s+go\s+", r"\1 "),
-    (r"\bconnect(?:ing)?\s+(?:the|any)\s+dots\b", "put two and two together"),
+    (r"\b(don't|do\s+not|never)\s+go\s+", r"\1 ", ("go",)),
+    (r"\bconnect(?:ing)?\s+(?:the|any)\s+dots\b", "put two and two together", ("dots",)),
     # "I don't want that kept", "I'd rather it wasn't stored"
     (r"\bi\s+(?:don't|do\s+not|no\s+longer)\s+want\s+((?:(?!\bkept\b)[^.?!;]){1,60}?)\s+"
-     r"(?:kept|stored|saved|remembered|on\s+file|on\s+record)\b", r"i don't want you to keep \1"),
+     r"(?:kept|stored|saved|remembered|on\s+file|on\s+record)\b", r"i don't want you to keep \1", ("want",)),
     # "I don't want that sitting in your notes", "… any of it hanging around"
     (r"\b(?:i\s+)?(?:really\s+)?(?:don't|do\s+not)\s+want\s+((?:(?!\b(?:sitting|hanging|floating|lying|kicking)\b)[^.?!;]){1,60}?)\s+"
      r"(?:sitting|hanging|floating|lying|kicking)\s+(?:around|about|there|somewhere|in\s+(?:your|ur|the)\s+\w+)\b",
-     r"i don't want you to keep \1"),
+     r"i don't want you to keep \1", ("want",)),
     # "I'd rather none of what I told you that night stays with you"
     (r"\b(i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?rather)\s+none\s+of\s+((?:(?!\bstays?\b)[^.?!;]){1,80}?)\s+"
-     r"(?:stays?|stay(?:ed)?)\s+with\s+you\b", r"\1 you didn't keep any of \2"),
+     r"(?:stays?|stay(?:ed)?)\s+with\s+you\b", r"\1 you didn't keep any of \2", ("none",)),
     # "let whatever I told you about X go" -> "forget whatever I told you about X"
     (r"\blet\s+((?:(?!\bgo\b)[^.?!;]){2,80}?)\s+go\b(?!\s+(?:to|and|with|for|on|out|through|ahead|back|home|of))",
-     r"forget \1"),
+     r"forget \1", ("let",)),
     # "all the details about X can go" -> "forget all the details about X"
     (r"(^|[.!?;:]\s+|\bso\s+|\band\s+)((?:all|any|every|each|the|my|that|those|these|whatever|everything|anything)"
      r"\b(?:(?!\b(?:go|can)\b)[^.?!;]){0,80}?)\s+can\s+(?:go|be\s+(?:deleted|removed|forgotten|erased|dropped|binned|"
      r"scrapped|wiped))\b(?=\s*(?:$|[.!?,;:—–)])|\s+(?:now|too|as\s+well|completely|entirely|for\s+good|forever|but)\b)",
-     r"\1forget \2"),
+     r"\1forget \2", ("can",)),
     # "is it possible for you to not have X", "could you not keep X" -> "don't keep X"
     (r"\b(?:is\s+it\s+possible\s+for\s+you\s+to|(?:can|could|would|will)\s+you(?:\s+please)?)\s+not\s+"
-     r"(?:have|keep|store|remember|hold|save|retain|record)\b", "please don't keep"),
+     r"(?:have|keep|store|remember|hold|save|retain|record)\b", "please don't keep", ("not",)),
     # "would you mind clearing out X" -> "clear X"
     (r"\b(?:would|do)\s+you\s+mind\s+(?:(?:just|please)\s+)?(forget|eras|delet|remov|wip|purg|scrubb?|clear|"
      r"discard|ditch|binn?|scrapp|dropp|toss|dump)(?:e)?ing(?:\s+(?:out|away|off))?\b",
-     lambda m: _GERUND_STEMS.get(m.group(1).lower(), m.group(1))),
+     lambda m: _GERUND_STEMS.get(m.group(1).lower(), m.group(1)), ("mind",)),
     # an update's old value written off without a verb: "the old one is out of date", "what I
     # told you before no longer holds", "the previous one shouldn't come up again"
     (r"\b(?:the\s+)?(?:old|previous|earlier|former|outdated|last)\s+(?:one|ones|version|value|answer|info|"
@@ -700,43 +705,43 @@ _IDIOMS: list[_Rewrite] = [
      r"current|needed|holds?|applies|in\s+use|worth\s+(?:keeping|storing|remembering))|(?:out\s+of\s+date|outdated|"
      r"obsolete|wrong|of\s+no\s+use|no\s+use(?:\s+any\s*more)?)|should(?:n't|n’t|\s+not)\s+(?:come\s+up|be\s+used)"
      r"(?:\s+again)?|(?:does|do)(?:n't|n’t|\s+not)\s+(?:apply|count|hold)(?:\s+any\s*more)?)",
-     "forget the old one"),
+     "forget the old one", ("old", "previous", "earlier", "former", "outdated", "last")),
     (r"\b(?:whatever|what)\s+(?:you\s+had|i\s+had|i\s+(?:told\s+you|said|gave\s+you))\s+(?:before|earlier|previously)"
      r"\s*(?:is|was)?\s*(?:no\s+longer\s+(?:holds?|applies|valid|true|relevant|correct|right|worth\s+(?:keeping|"
      r"storing|remembering))|out\s+of\s+date|outdated|wrong|obsolete|(?:does|do)(?:n't|n’t|\s+not)\s+apply)",
-     "forget the old one"),
+     "forget the old one", ("before", "earlier", "previously")),
     # "I'd like the stuff about my car off your records" -> "remove the stuff about my car"
     (r"\b(?:i(?:'d|’d|\s+would)\s+like|i\s+want)\s+((?:(?!\boff\b)[^.?!;]){2,160}?)\s+(?:taken\s+)?off\s+(?:your|ur)\s+"
-     r"(?:records?|notes?|memory|file|files|system)\b", r"remove \1"),
+     r"(?:records?|notes?|memory|file|files|system)\b", r"remove \1", ("off",)),
     # "would you mind letting go of who my nan is" -> "let go of …"
-    (r"\b(?:would|do)\s+you\s+mind\s+(?:just\s+)?letting\s+go\s+of\b", "please let go of"),
+    (r"\b(?:would|do)\s+you\s+mind\s+(?:just\s+)?letting\s+go\s+of\b", "please let go of", ("letting",)),
     # "Where my mother comes from and my car — none of that needs to be stored"
     (r"(^|[.!?;:]\s+|,\s+)((?:my|the|where|what|which|who|when|how)\b[^.?!;—–]{1,160}?)\s*[—–-]+\s*(?:none|nothing)\s+of\s+"
      r"(?:that|this|it|those|these|them)\s+(?:needs?\s+to\s+be|should\s+be|has\s+to\s+be|must\s+be)\s+"
-     r"(?:stored|kept|saved|remembered|on\s+file|held\s+on\s+to)\b", r"\1please don't keep \2"),
+     r"(?:stored|kept|saved|remembered|on\s+file|held\s+on\s+to)\b", r"\1please don't keep \2", ("none", "nothing")),
     # asking for no inference without the classic verbs: "don't go drawing conclusions about
     # X", "no deductions about X, please", "please don't hold any view on X", "I'd prefer you
     # never calculate X; if you already did, erase the result"
     (r"\b(don't|do\s+not|never)\s+(?:go\s+)?(?:drawing|making|jumping\s+to)\s+(?:any\s+)?(conclusions?|inferences?|"
-     r"assumptions?)", r"\1 draw \2"),
+     r"assumptions?)", r"\1 draw \2", ("drawing", "making", "jumping")),
     (r"(^|[.!?;:]\s+|,\s+)no\s+(?:more\s+)?(?:deductions?|inferences?|conclusions?|assumptions?|guesses|guessing|"
-     r"speculation|theories)\s+(?=about|on|regarding|as\s+to)", r"\1don't infer anything "),
+     r"speculation|theories)\s+(?=about|on|regarding|as\s+to)", r"\1don't infer anything ", ("deduction", "inference", "conclusion", "assumption", "guess", "speculation", "theories")),
     (r"\b(?:don't|do\s+not|never)\s+(?:hold|form|have|keep|take)\s+(?:any|a)\s+(?:view|opinion|theory|position)\s+"
-     r"(?=on|about|of|regarding|as\s+to)", "don't infer anything "),
+     r"(?=on|about|of|regarding|as\s+to)", "don't infer anything ", ("view", "opinion", "theory", "position")),
     (r"\b(?:(?:you|u)\s+(?:to\s+)?never|please\s+(?:don't|do\s+not|never))\s+(?:calculate|compute|work\s+out|"
-     r"figure\s+out|estimate|tally\s+up|add\s+up)\b", "you don't draw any conclusion about"),
+     r"figure\s+out|estimate|tally\s+up|add\s+up)\b", "you don't draw any conclusion about", ("calculate", "compute", "work out", "figure out", "estimate", "tally up", "add up")),
     (r"\b(?:don't|do\s+not)\s+bother\s+(?:keeping|storing|remembering|with)\s+(?:the\s+)?(old|previous|earlier)"
-     r"(?:\s+one)?\b", r"forget the \1 one"),
+     r"(?:\s+one)?\b", r"forget the \1 one", ("bother",)),
     # "I'd like all my pastimes removed", "I want that deleted"
     (r"\b(?:i(?:'d|’d|\s+would)\s+like|i\s+want)\s+((?:(?!\b(?:removed|deleted|erased|forgotten|wiped|gone|dropped|"
-     r"cleared)\b)[^.?!;]){2,80}?)\s+(?:removed|deleted|erased|forgotten|wiped|gone|dropped|cleared)\b", r"remove \1"),
+     r"cleared)\b)[^.?!;]){2,80}?)\s+(?:removed|deleted|erased|forgotten|wiped|gone|dropped|cleared)\b", r"remove \1", ("removed", "deleted", "erased", "forgotten", "wiped", "gone", "dropped", "cleared")),
     # "you don't need to keep X", "no need to remember X"
     (r"\b(?:you\s+(?:don't|do\s+not)\s+need\s+to|there's\s+no\s+need\s+to|no\s+need\s+to)\s+"
-     r"(keep|remember|store|save|retain)\b", r"don't \1"),
+     r"(keep|remember|store|save|retain)\b", r"don't \1", ("need",)),
 ]
 
 
-_REWRITES = [(re.compile(pattern, re.I), repl) for pattern, repl in (*_TEXTING, *_IDIOMS)]
+_REWRITES = [(re.compile(pattern, re.I), repl, needles) for pattern, repl, needles in (*_TEXTING, *_IDIOMS)]
 #: a sentence begun without the full stop before it: "quick before the kids wake Wipe whatever
 #: I've said about money" — a capitalised removal verb after a lower-case word starts a clause
 _UNPUNCTUATED_START = re.compile(
@@ -748,8 +753,13 @@ def canonical_request_text(text: str) -> str:
     """A user turn with texting spellings expanded and removal idioms in plain words: only
     what the request grammar reads; the memory keeps the user's own words."""
     text = _UNPUNCTUATED_START.sub(". ", text)
-    for pattern, repl in _REWRITES:
-        text = pattern.sub(repl, text)
+    screen = " ".join(text.lower().split())
+    for pattern, repl, needles in _REWRITES:
+        if needles and not any(needle in screen for needle in needles):
+            continue
+        text, changed = pattern.subn(repl, text)
+        if changed:
+            screen = " ".join(text.lower().split())
     return text
 
 

@@ -656,3 +656,36 @@ def test_what_i_said_was_too_much_then_any_of_it(text: str, kind: ForgetKind, wo
 ])
 def test_too_much_said_to_someone_else_is_not_a_request(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+def _rewritten_without_needles(text: str) -> str:
+    from bemula.systems.erasemem.intent import _REWRITES, _UNPUNCTUATED_START
+
+    text = _UNPUNCTUATED_START.sub(". ", text)
+    for pattern, repl, _needles in _REWRITES:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def test_a_rewrites_needles_never_skip_a_rewrite_that_would_have_matched() -> None:
+    """Each rewrite runs only when one of its needle words is in the turn; a needle list
+    that missed a wording the pattern reads would silently drop that idiom. Every user
+    turn of the hand-written set and every request and non-request written in this file
+    must read the same with the needles as with every pattern tried."""
+    from bemula.dataset import Dataset, resolve_data
+    from bemula.systems.erasemem.intent import canonical_request_text
+
+    dataset = Dataset.open(resolve_data("handwritten"))
+    texts = [turn.text for iid in dataset.ids() for dialogue in (dataset.load(iid).forget,)
+             for _, turn in dialogue.iter_turns() if turn.role.value == "user"]
+    texts += [text for group in (F1, F2, F3, F4) for text in group]
+    # the idioms as written in the rewrites' own comments, and spelled oddly
+    texts += ["Would you mind terribly not holding onto my PIN?", "pls dont keep my salary, thx",
+              "Mind dropping my salary?", "The previous one doesn't apply any more.",
+              "I'd like all my pastimes removed", "Let whatever I told you about Sam go.",
+              "Where my mother comes from and my car — none of that needs to be stored.",
+              "no deductions about my health, please", "I'd prefer you never   calculate my age",
+              "Let's pretend I never told you about the loan.", "Whatever I had b4 is no longer worth keeping"]
+    assert len(texts) > 500
+    for text in texts:
+        assert canonical_request_text(text) == _rewritten_without_needles(text), text

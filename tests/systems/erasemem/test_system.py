@@ -52,8 +52,8 @@ def ask(system: EraseMem, question: str) -> str:
 
 
 def residue(system: EraseMem, *words: str) -> list[str]:
-    """Stores holding one of ``words`` as a whole word (a tombstone's random hex hash can
-    contain "0147" by chance; that is not the value)."""
+    """Stores holding one of ``words`` as a whole word ("0147" inside a longer code is not
+    the value)."""
     import re
 
     found = []
@@ -194,6 +194,24 @@ def test_tombstones_hold_no_text(tmp_path: Path) -> None:
     assert stones and all("negative" not in t.lower() and "blood" not in t.lower() for t in stones)
     receipts = [r.text for r in s.dump() if r.store == "receipts"]
     assert receipts and all("negative" not in t.lower() for t in receipts)
+
+
+def test_tombstone_hashes_hold_no_digit_a_reader_could_take_for_a_value(tmp_path: Path) -> None:
+    """The residue audit reads "c3e500a" as "c 3 e 500 a": a plain hex hash held a forgotten
+    "£500" by chance in about one run in ten. Hashes are spelled in letters only."""
+    from bemula.audit import ProtectedValue
+    from bemula.text import normalize_tokens
+
+    s = make(tmp_path)
+    feed(s, BASE + [("S4", 7, "user", "Please forget my blood type and my gym locker code.")])
+    stones = [r.text for r in s.dump() if r.store == "tombstones"]
+    assert stones and not any(ch.isdigit() for text in stones for ch in text)
+    # every number a hash could have spelled by chance: none is found by the audit
+    values = [ProtectedValue("r1", "F1", f"£{n}") for n in (500, 22, 7, 1984)]
+    for text in stones:
+        tokens = normalize_tokens(text)
+        padded = " " + " ".join(tokens) + " "
+        assert not any(v.match(padded, set(tokens)) for v in values), text
 
 
 def _with_llm_reader(tmp_path: Path, **options: object) -> EraseMem:

@@ -8,8 +8,11 @@ about anything still stored" — and return nothing, without keeping the deleted
 
 Each token is hashed with a per-memory random salt (BLAKE2b, 8 bytes), so a tombstone
 cannot be reversed by hashing a dictionary of likely values without the salt, and the
-stored strings contain no word of the original. Hashes are written as ``t<hex>x`` so the
-BM25 tokenizer keeps each one as a single term that its stemmer leaves alone.
+stored strings contain no word of the original. Hashes are written as ``t<16 letters>x``:
+the hex digest with its digits spelled as the letters g–p, so the BM25 tokenizer keeps each
+one as a single term that its stemmer leaves alone, and no digit run appears in a stored
+string. With plain hex a random "…c3e500a…" holds "500", which a reader that splits letters
+from digits (the residue audit, a person grepping a dump) would take for a forgotten "£500".
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bemula.systems.erasemem.tokens import tokenize
+
+_DIGITS_AS_LETTERS = str.maketrans("0123456789", "ghijklmnop")
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,7 @@ class TombstoneSet:
 
     def hash_token(self, token: str) -> str:
         digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8, key=self.salt).hexdigest()
-        return f"t{digest}x"
+        return f"t{digest.translate(_DIGITS_AS_LETTERS)}x"
 
     def hash_tokens(self, tokens: list[str] | set[str] | tuple[str, ...]) -> tuple[str, ...]:
         return tuple(self.hash_token(t) for t in tokens)

@@ -689,3 +689,28 @@ def test_a_rewrites_needles_never_skip_a_rewrite_that_would_have_matched() -> No
     assert len(texts) > 500
     for text in texts:
         assert canonical_request_text(text) == _rewritten_without_needles(text), text
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    # the sentence after the request explains it; it is no new task (no question mark)
+    ("All of what I said at the barbecue, I would honestly prefer you don't keep it. Is not that any of it "
+     "was untrue.", ForgetKind.FACT, "barbecue"),
+    ("I'd just as soon you didn't keep my sister's address.", ForgetKind.FACT, "address"),
+    ("I would sooner you didn't remember my locker code.", ForgetKind.FACT, "locker"),
+    # ", I'll …" after the object starts a clause, not a list item
+    ("Please forget my gym schedule, I'll keep track of it myself.", ForgetKind.FACT, "gym"),
+])
+def test_explanations_after_a_request_and_as_soon_you_didnt(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+    intent = parse_forget_request(text)
+    assert intent is not None and not any("myself" in t or "untrue" in t for t in intent.targets), intent
+
+
+@pytest.mark.parametrize("text", [
+    "Forget the formal tone. Is this paragraph too long?",
+    "Forget rhyming. What rhymes with orange?",
+    "I'd just as soon you came with me to the clinic.",
+    "I'd just as soon you kept my old address, actually.",
+])
+def test_a_question_as_the_next_task_and_as_soon_you_did_are_no_requests(text: str) -> None:
+    assert parse_forget_request(text) is None, text

@@ -123,8 +123,11 @@ _TASK_TALK = re.compile(
     r"^\s*(?:(?!\b(?:my|me|i|mine|our|we|us|told|said|mentioned|shared|gave|about\s+me)\b)[^.?!;:])*?"
     r"(?:\bfor\s+(?:(?:a|one)\s+)?(?:second|sec|minute|moment|bit)\b|\band\s+(?:just\s+)?(?:tell|make|write|say|give|"
     r"explain|show|list|rewrite|turn|put|keep\s+it|use|do|go\s+with|start)\b|\s*[.!]\s+(?:write|tell|give|make|"
-    r"explain|list|say|rewrite|does|is|can\s+you|could\s+you|what|how|rank|sort|order|compare|translate|"
+    r"explain|list|say|rewrite|rank|sort|order|compare|translate|"
     r"summari[sz]e|check|fix|suggest|recommend|pick|choose|plan|draft)\b"
+    # a question as the next task: "Forget rhyming. What rhymes with orange?" (a question
+    # mark needed: "… don't keep it. Is not that it was false." explains the request)
+    r"|\s*[.!]\s+(?:does|is|can\s+you|could\s+you|what|how)\b[^.!?]*\?"
     r"|\s*[;:]\s+(?:write|tell|give|make|explain|list|say|rewrite|rank|sort|order|compare|translate|summari[sz]e|"
     r"check|fix|suggest|recommend|pick|choose|plan|draft|is\s+it|which|what)\b"
     r"|,\s*(?:can|could)\s+you\s+(?:write|make|give))",
@@ -370,7 +373,7 @@ _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s
 _LIST_ITEM = re.compile(
     r"^(?:(?:and|or|plus|as\s+well\s+as)\s+)?(?:my|the|our|his|her|their|your|a|an|both|also|"
     r"where|when|who|what|which|how|that|those|these|this|(?!(?:it|that|everything|nothing|something|anything|there|here|what|who|he|she|let)(?:'s|’s))"
-    r"[a-z]+(?:'s|’s)\b|(?-i:[A-Z0-9]))", re.I)
+    r"[a-z]+(?:'s|’s)\b|(?-i:(?!I\b)[A-Z0-9]))", re.I)  # a capital starts a name, but "I'll …" a clause
 _PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|which|how|that|his|her|their|mine|both)\b", re.I)
 
 
@@ -569,7 +572,7 @@ _SCREEN = re.compile(
 #: turns of the generated benchmark).
 _QUICK_WORDS = re.compile(
     "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
-    "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|want you|rather you|prefer you|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -642,6 +645,8 @@ _IDIOMS: list[_Rewrite] = [
      r"(?:shouldn't|shouldn’t|should\s+not|mustn't|must\s+not|doesn't\s+need\s+to|does\s+not\s+need\s+to|"
      r"don't\s+need\s+to|needn't)\s+(?:stay\s+with\s+you|be\s+(?:stored|kept|saved|remembered|on\s+file|"
      r"in\s+your\s+(?:notes|records|memory)))\b", r"\1please don't keep \2", ("should", "must", "need")),
+    # "I'd just as soon you didn't keep it" is "I'd rather you didn't keep it"
+    (r"\bi(?:'d|’d|\s+would)\s+(?:just\s+)?(?:as\s+soon|sooner)\s+you\b", "i'd rather you", ("soon", "sooner")),
     # "I'd rather you lost that", "I'd prefer it if you forgot my PIN" -> "forget …"
     (r"\bi(?:'d|’d|\s+would)\s+(?:rather|prefer(?:\s+it\s+if)?)\s+you\s+(?:just\s+)?(?:lost|forgot|deleted|dropped|"
      r"erased|binned|ditched|wiped|removed|scrapped)\b", "please forget", ("rather", "prefer")),

@@ -714,3 +714,17 @@ def test_explanations_after_a_request_and_as_soon_you_didnt(text: str, kind: For
 ])
 def test_a_question_as_the_next_task_and_as_soon_you_did_are_no_requests(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+def test_a_mood_after_now_im_is_no_new_value() -> None:
+    """"… and now I'm paranoid" tells how the user feels; it made a plain removal an F6
+    whose "new value" was "paranoid", and nothing was deleted."""
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    assert new_value_of(["my flatmate saw the screen and now I'm paranoid lol."], set()) is None
+    assert new_value_of(["now I'm wondering whether that was wise"], set()) is None
+    assert new_value_of(["now it's fine, honestly"], set()) is None
+    assert "Halden Logistics" in (new_value_of(["now I'm at Halden Logistics"], set()) or "")
+    assert new_value_of(["it's Octopus Energy now"], set()) == "Octopus Energy"
+    _assert_reads("My flatmate saw me type it and now I'm paranoid. Can you stop keeping my bank PIN please.",
+                  ForgetKind.FACT, "pin")

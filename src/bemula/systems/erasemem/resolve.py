@@ -1000,6 +1000,20 @@ _NOT_THE_OLD = (
 _NEW_VALUE_RES = [re.compile(pattern, re.I) for pattern in _NEW_VALUE_PATTERNS]
 
 
+@lru_cache(maxsize=1)
+def _state_words() -> frozenset[str]:
+    """``data/state_words.txt``: how a person feels, which no F6 value is."""
+    path = Path(str(resources.files("bemula.systems.erasemem").joinpath("data", "state_words.txt")))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(w for line in lines if not line.lstrip().startswith("#") for w in line.lower().split())
+
+
+def _is_state(value: str) -> bool:
+    """"paranoid lol" (of "now I'm paranoid lol"), "wondering if …": a mood or an activity."""
+    first = value.split()[0].lower().strip(",.;:!?'’\"") if value.split() else ""
+    return first in _state_words() or (first.endswith("ing") and len(first) > 5)
+
+
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
     """The new value an F6 request states ("I switched to green tea" -> "green tea"). The
     patterns are tried in order over all statements: "new address is 1814 Bayou Road" says it
@@ -1017,7 +1031,7 @@ def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
                 while previous != value:
                     previous, value = value, _VALUE_TRIM.sub("", value).strip()
                 tokens = set(tokenize(value))
-                if tokens and not tokens & old_tokens and len(value.split()) <= 6:
+                if tokens and not tokens & old_tokens and len(value.split()) <= 6 and not _is_state(value):
                     found.append(value)
                     break
                 start = m.start() + 1

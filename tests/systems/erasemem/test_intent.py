@@ -728,3 +728,34 @@ def test_a_mood_after_now_im_is_no_new_value() -> None:
     assert new_value_of(["it's Octopus Energy now"], set()) == "Octopus Energy"
     _assert_reads("My flatmate saw me type it and now I'm paranoid. Can you stop keeping my bank PIN please.",
                   ForgetKind.FACT, "pin")
+
+
+def test_a_list_sentence_before_dont_keep_all_that_is_what_it_means() -> None:
+    """"The amount, the rate, the man at the bank. I don't want all that kept somewhere.":
+    the items of the sentence before, not "all that somewhere"."""
+    intent = parse_forget_request("I said too much about the mortgage. The amount, the rate, the broker's name. "
+                                  "I don't want all that kept somewhere.")
+    assert intent is not None and intent.kind == ForgetKind.FACTS, intent
+    assert [t.lower() for t in intent.targets] == ["the amount", "the rate", "the broker's name"]
+
+
+def test_the_old_value_as_a_subject_is_what_keep_it_means() -> None:
+    """"my address is X now. the old address is deprecated … no need to keep it": an update
+    of the address, its new value said with a comma inside."""
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    text = ("for the record, my address is 88 Quay Street, Flat 3 now. the old address is deprecated, "
+            "actually gone. no need to keep it anywhere.")
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.REPLACEMENT, intent
+    assert intent.targets == ["the old address"]
+    assert new_value_of(intent.statements, set()) == "88 Quay Street, Flat 3"
+    assert parse_forget_request("My old laptop is obsolete, can you help me pick a new one?") is None
+
+
+def test_a_referent_sentence_just_before_forget_it_outranks_older_sentences() -> None:
+    """"… and I went on about stuff. That whole conversation. I want you to forget it.": the
+    conversation (a window), not "stuff"."""
+    intent = parse_forget_request("Remember last Tuesday night when I went on about stuff. That whole conversation. "
+                                  "I want you to forget it, all of it.")
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent

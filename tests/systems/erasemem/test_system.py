@@ -791,3 +791,25 @@ def test_unavailable_is_said_as_not_available(tmp_path: Path) -> None:
     ])
     assert residue(system, "Wednesdays") == []
     assert "Saturday" in ask(system, "When am I always free for choir?")
+
+
+def test_a_weekday_with_no_conversation_is_that_weekday_in_an_earlier_week(tmp_path: Path) -> None:
+    """"the friday, around 3am, a few weeks back": last Friday had no conversation, three
+    Fridays before it one at 03:10; the time said nearest the request is meant, not the
+    "tonight" of the message's small talk."""
+    system = make(tmp_path)
+    turns = [
+        (datetime(2026, 3, 6, 3, 10), "S1", "Up late again. I applied for the deputy head job at Northfield Academy."),
+        (datetime(2026, 3, 16, 10, 0), "S2", "My sister's flat is on Carden Road."),
+        (datetime(2026, 3, 26, 10, 0), "S3", "Thursday check-in: the boiler engineer comes on the 2nd."),
+        (datetime(2026, 3, 29, 20, 0), "S4", "We ate at the table tonight, like adults. Remember when I was awake half "
+                                             "the night, the thursday, wait, no, the friday, around 3am, a few weeks "
+                                             "back. "
+                                             "That whole conversation. I want you to forget it, all of it."),
+    ]
+    for when, sid, text in turns:
+        system.ingest(TurnEvent("user", text, sid, when))
+    assert system.stats()["receipts"][0]["request_kind"] == "F5"
+    assert ask(system, "Which job did I apply for?") == NOT_AVAILABLE
+    assert "Carden" in ask(system, "Where is my sister's flat?")
+    assert "boiler" in ask(system, "When does the boiler engineer come?")

@@ -77,3 +77,22 @@ def test_numbers_past_twelve_and_one_typo_in_a_number_word() -> None:
     assert exact is not None and typo is not None
     assert exact.start == typo.start == datetime(2026, 3, 2)
     assert parse_time_reference("those days ago", now) is None
+
+
+def test_a_self_correction_means_what_follows_it() -> None:
+    """"on Monday, sorry, I mean Tuesday": the Tuesday (Thursday 12 March -> 10 March)."""
+    ref = parse_time_reference("what I said on Monday, sorry, I mean Tuesday", NOW)
+    assert ref is not None and (ref.start, ref.end) == _day(2026, 3, 10)
+    ref = parse_time_reference("the monday, wait, no, the tuesday", NOW)
+    assert ref is not None and (ref.start, ref.end) == _day(2026, 3, 10)
+    # an apology with no time after it leaves the time before it alone
+    ref = parse_time_reference("what I told you on Monday, sorry", NOW)
+    assert ref is not None and (ref.start, ref.end) == _day(2026, 3, 9)
+
+
+def test_a_clock_time_narrows_the_day_to_two_hours_either_side() -> None:
+    """"3am on Tuesday" is 01:00-05:00 on 10 March; "morning" alone would start at 05:00."""
+    ref = parse_time_reference("that night, like 3am tuesday morning", NOW)
+    assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 10, 1), datetime(2026, 3, 10, 5))
+    ref = parse_time_reference("on Monday at 9pm", NOW)
+    assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 9, 19), datetime(2026, 3, 9, 23))

@@ -323,6 +323,8 @@ _TAIL_STRIP = [
     r"\s+from\s+(?:what|everything|anything|the\s+things?)\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|"
     r"mentioned|shared)\b.*$",
     r"\s+(?:on|in)\s+(?:record|file|memory)\b.*$",
+    # "I don't want all that kept somewhere": where it would be kept is no part of the target
+    r"\s+(?:somewhere|anywhere|around|about\s+the\s+place)\s*$",
     r"\s+(?:any\s*more|anymore|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
     r"forever|immediately|please|thanks|thank\s+you|if\s+you\s+can|if\s+you\s+could|altogether)\s*$",
 ]
@@ -490,10 +492,14 @@ _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|th
 
 
 def _antecedent(clause: str) -> str | None:
-    """The thing a clause says was shared / is private, for a later "delete it"."""
+    """The thing a clause says was shared / is private / is no longer valid, for a later
+    "delete it"."""
     m = _OFF_LIMITS.search(clause)
     if m:
         return (m.group("np") or m.group("said")).strip()
+    m = _OLD_SUBJECT.match(clause)
+    if m:
+        return m.group("np")
     m = _ANTECEDENT_CUE.search(clause)
     if m:
         # "The number from my passport and the tax number, the ones I gave you for the
@@ -520,6 +526,11 @@ def _antecedent(clause: str) -> str | None:
                 return head
         return np.strip(" ,.;:!?") or None
     return None
+
+
+#: "the old address is deprecated — don't keep it": an old value as a sentence's subject
+_OLD_SUBJECT = re.compile(r"^\W*(?P<np>(?:the|my|our)\s+(?:old|previous|former)\s+[a-z]+(?:\s+[a-z]+)?)\s+"
+                          r"(?:is|are|was|were|'s|’s|has|have)\b", re.I)
 
 
 def _phrase_has_thing(text: str) -> bool:
@@ -834,6 +845,16 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                                     r"\W+(?:but\s+)?", "", listed, flags=re.I).strip() or None
             source = -1
             told_in = before if before and _TOLD.search(before) else ""
+            if antecedent is None and i > 0 and clauses[i - 1][1] is None and (i - 1) not in consumed:
+                # "… I went on about stuff. That whole conversation. I want you to forget it":
+                # a sentence that is only a referent is what "it" means, before anything older
+                previous = clauses[i - 1][0].strip(" .,;:—–-")
+                if _SPEECH_OBJECT.match(previous) and _BARE_REFERENT.match(previous):
+                    antecedent, source, told_in = previous, i - 1, previous
+                elif (_antecedent(previous) is None and len(parts := split_targets(previous)) >= 2
+                      and all(_PART_START.match(p) for p in parts)):
+                    # "The amount, the rate, the man at the bank. I don't want all that kept"
+                    antecedent, source = previous, i - 1
             if antecedent is None:
                 for j in range(i - 1, -1, -1):
                     if clauses[j][1] is None and j not in consumed:
@@ -896,7 +917,13 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                                 statements=statements, directives=directive_texts)
         if _SPEECH_OBJECT.match(obj.strip()) and parse_time_reference(text, datetime(2000, 1, 1)) is not None:
             time_clauses = [s for s in statements if parse_time_reference(s, datetime(2000, 1, 1))]
-            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=text,
+            # the time said nearest before the request is the one it points back to ("we ate
+            # at the table tonight … remember that night I was up with her, the friday …
+            # that whole conversation, forget it"), not the first in the message
+            at = text.find(_directive)
+            before_it = [s for s in time_clauses if 0 <= text.find(s) < at]
+            phrase = max(before_it, key=text.find) if before_it else text
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=phrase,
                                 statements=[s for s in statements if s not in time_clauses],
                                 directives=directive_texts + time_clauses)
 

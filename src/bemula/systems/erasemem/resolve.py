@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -38,7 +38,7 @@ from bemula.systems.erasemem.owners import (
 from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.textutil import sentence_pieces
-from bemula.systems.erasemem.timeparse import parse_time_reference
+from bemula.systems.erasemem.timeparse import TimeReference, parse_time_reference
 from bemula.systems.erasemem.tokens import tokenize
 
 #: words that frame a statement but never carry a value ("I really love my new job")
@@ -332,6 +332,19 @@ def _synonym_groups() -> dict[str, frozenset[str]]:
         for token in group:
             groups[token] = groups.get(token, frozenset()) | group
     return groups
+
+
+#: how many weeks back a weekday with no conversation on it is looked for
+MAX_WEEKS_BACK = 8
+_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+
+
+def _sessions_in(store: MemoryStore, ref: TimeReference, request_turn_id: str | None,
+                 session_id: str | None) -> set[str]:
+    """Sessions with a turn inside ``ref``'s window (not the request's own)."""
+    hit = {t.session_id for t in store.turns.values() if ref.contains(t.timestamp) and t.id != request_turn_id}
+    hit.discard(session_id)
+    return hit
 
 
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
@@ -650,9 +663,14 @@ def resolve(
                 turn_ids = {t.id for t in store.turns.values() if t.session_id == target_session}
         elif ref is not None:
             # "that conversation": every session with a turn in the window, whole
-            hit_sessions = {t.session_id for t in store.turns.values()
-                            if ref.contains(t.timestamp) and t.id != request_turn_id}
-            hit_sessions.discard(session_id)
+            hit_sessions = _sessions_in(store, ref, request_turn_id, session_id)
+            if not hit_sessions and ref.start and ref.end and _WEEKDAY.search(intent.time_phrase):
+                # "the friday, like 3am, a few weeks back": the same weekday and hour in an
+                # earlier week, the nearest one that has a conversation
+                for weeks in range(1, MAX_WEEKS_BACK + 1):
+                    shifted = TimeReference(ref.start - timedelta(weeks=weeks), ref.end - timedelta(weeks=weeks))
+                    if hit_sessions := _sessions_in(store, shifted, request_turn_id, session_id):
+                        break
             turn_ids = {t.id for t in store.turns.values() if t.session_id in hit_sessions}
         if not turn_ids:  # "after that awful Thursday shift, the morning with the toast": by what happened
             event = _event_session(store, intent.time_phrase, session_id)
@@ -898,6 +916,9 @@ _NEW_VALUE_PATTERNS = [
     r"\b(?:joined|picked\s+up|bought|got|signed\s+up\s+(?:with|for|at)|went\s+with|started\s+(?:at|with|using))\s+"
     + _V + r"(?=\s+(?:on|in|at|instead|last|this|yesterday|today|now|so|and)\b|$|[,.;:!?])",
     r"\b(?:is|are|'s)\s+now\s+" + _V,
+    # "my address is 1520 E Republican St, Apt 204 now": one comma may sit inside the value
+    r"\bmy\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:is|are)\s+(?P<v>[^,;:!?—–()\n]+?(?:,\s*[^,;:!?—–()\n]+?)?)\s+"
+    r"(?:now|these\s+days|nowadays|from\s+now\s+on)\b",
     r"\bnow\s+(?:it's|it is|i'm|i am|it’s|i’m)\s+" + _V,
     r"^(?:[^:]*:\s*)?" + _V + r"\s+(?:is|are)\s+(?:now\s+)?my\s+[^,.;:!?]+?\s+(?:from\s+now\s+on|now|these\s+days|"
     r"nowadays|instead)\b",

@@ -89,12 +89,38 @@ def _dated(now: datetime, month: int, day: int, year: int | None) -> datetime | 
 def parse_time_reference(text: str, now: datetime) -> TimeReference | None:
     """The time reference in ``text``, resolved against ``now`` (the request's timestamp)."""
     low = _fix_number_typos(text.lower())
-    ref = _parse(low, now)
+    ref = None
+    # "the thursday, wait, no, the friday": what follows a self-correction is meant
+    for m in reversed(list(_CORRECTION.finditer(low))):
+        corrected = low[m.end():]
+        ref = _parse(corrected, now)
+        if ref is not None:
+            low = corrected
+            break
+    if ref is None:
+        ref = _parse(low, now)
     if ref is None:
         return None
     if ref.start is not None and ref.end is not None and (ref.end - ref.start) <= timedelta(days=1):
-        ref = _narrow_to_part_of_day(ref, low)
+        ref = _narrow_to_hour(ref, low) or _narrow_to_part_of_day(ref, low)
     return TimeReference(ref.start, ref.end, ref.sessions_back, text)
+
+
+#: a speaker correcting themself: "…, wait, no, …", "…, sorry, …", "…, I mean …"
+_CORRECTION = re.compile(r"\b(?:wait,?\s+no|no,?\s+wait|sorry|i\s+mean|or\s+rather)\b[,—–\s]+")
+#: a clock time said with am/pm: "3am", "at 11 pm", "around 2:30am"
+_CLOCK = re.compile(r"\b(\d{1,2})(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)")
+
+
+def _narrow_to_hour(ref: TimeReference, low: str) -> TimeReference | None:
+    """"3am friday morning": within two hours either side of the hour said, on that day
+    (where "morning" alone would begin at five and miss a 3am conversation)."""
+    m = _CLOCK.search(low)
+    if m is None or ref.start is None:
+        return None
+    hour = int(m.group(1)) % 12 + (12 if m.group(2).startswith("p") else 0)
+    middle = ref.start.replace(hour=hour, minute=0, second=0, microsecond=0)
+    return TimeReference(middle - timedelta(hours=2), middle + timedelta(hours=2), ref.sessions_back)
 
 
 #: (start hour, hours long) of each part of the day; "night" runs past midnight

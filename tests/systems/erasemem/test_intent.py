@@ -759,3 +759,30 @@ def test_a_referent_sentence_just_before_forget_it_outranks_older_sentences() ->
     intent = parse_forget_request("Remember last Tuesday night when I went on about stuff. That whole conversation. "
                                   "I want you to forget it, all of it.")
     assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
+
+
+def test_a_list_after_a_dash_spells_out_the_object() -> None:
+    """"the particulars I copied out — his insurance number, the number the Fund knows him
+    by, and his birthday": three things, not "the particulars"."""
+    intent = parse_forget_request("Would you mind not holding on to the details I copied from Dad's papers — his "
+                                  "insurance number, the number the pension fund knows him by, and his birthday? "
+                                  "They have done their job.")
+    assert intent is not None and intent.kind == ForgetKind.FACTS, intent
+    assert intent.targets == ["his insurance number", "the number the pension fund knows him by", "his birthday"]
+    # a dash before a sentence that lists nothing leaves the object alone
+    intent = parse_forget_request("Please forget my travel plans - I changed my mind about all of it.")
+    assert intent is not None and intent.targets == ["my travel plans"], intent
+
+
+@pytest.mark.parametrize(("text", "target"), [
+    ("Two other things. (1) Can you remind me about the dentist? (2) The car loan figure I gave you last week: "
+     "please delete that one.", "the car loan figure"),
+    ("The old place is done, you don't need to keep that address for anything anymore.", "address"),
+])
+def test_enumerators_and_for_anything_are_no_part_of_a_target(text: str, target: str) -> None:
+    from bemula.systems.erasemem.intent import clean_target
+
+    intent = parse_forget_request(text)
+    assert intent is not None and [t.lower() for t in intent.targets] == [target], intent
+    assert clean_target("b) my badge number") == "my badge number"
+    assert clean_target("2. the gate code") == "the gate code"

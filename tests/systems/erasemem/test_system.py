@@ -813,3 +813,19 @@ def test_a_weekday_with_no_conversation_is_that_weekday_in_an_earlier_week(tmp_p
     assert ask(system, "Which job did I apply for?") == NOT_AVAILABLE
     assert "Carden" in ask(system, "Where is my sister's flat?")
     assert "boiler" in ask(system, "When does the boiler engineer come?")
+
+
+def test_a_specialist_and_a_licence_are_found_under_their_usual_names(tmp_path: Path) -> None:
+    """"the specialist who manages my migraines" is the neurologist; "what happened with my
+    license" is the CDL (``data/attribute_synonyms.txt``)."""
+    system = make(tmp_path)
+    feed(system, BASE + [
+        ("S4", 5, "user", "My neurologist is Dr. Aalto at the Westgate clinic."),
+        ("S4", 5, "user", "Back in 2011 they pulled my CDL for a year after a speeding ban."),
+        ("S4", 5, "user", "My dentist is Dr. Moreau."),
+        ("S5", 9, "user", "Please don't keep the name of my specialist, or what happened back then with "
+                          "my license."),
+    ])
+    assert "Aalto" not in ask(system, "What's the name of my neurologist?")
+    assert "speeding" not in ask(system, "Why was my CDL pulled back in 2011?")
+    assert "Moreau" in ask(system, "Who is my dentist?")

@@ -305,6 +305,8 @@ _LEAD_STRIP = [
     r"what\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|mentioned|shared|wrote|noted)\s+"
     r"(?:about|regarding|on|concerning)\s+",
     r"that\s+",
+    # an enumerator: "(2) The Lånekassen figure", "b) my badge number", "2. the code"
+    r"(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])[).])\s+",
 ]
 _TAIL_STRIP = [
     # "… really shouldn't be in your records"
@@ -323,6 +325,8 @@ _TAIL_STRIP = [
     r"\s+from\s+(?:what|everything|anything|the\s+things?)\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|"
     r"mentioned|shared)\b.*$",
     r"\s+(?:on|in)\s+(?:record|file|memory)\b.*$",
+    # "you don't need to keep that address for anything anymore"
+    r"\s+for\s+(?:anything|everything|any\s+reason|any\s+purpose)\b.*$",
     # "I don't want all that kept somewhere": where it would be kept is no part of the target
     r"\s+(?:somewhere|anywhere|around|about\s+the\s+place)\s*$",
     r"\s+(?:any\s*more|anymore|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
@@ -514,6 +518,7 @@ def _antecedent(clause: str) -> str | None:
         when_first = re.match(r"^(?P<when>[^,]+),\s+(?P<rest>.+)$", np)
         if when_first and _ONLY_WHEN.fullmatch(when_first.group("when").strip()):
             np = when_first.group("rest")
+
         if _ONLY_WHEN.fullmatch(np.strip(" ,.;:!?")):
             # "the Lånekassen figure I gave you last week": the thing comes before the
             # speech verb, what follows it only says when
@@ -543,7 +548,7 @@ _ONLY_WHEN = re.compile(
     r"(?:(?:the\s+other|last|this|that|yesterday|earlier|on|in|a\s+few|a\s+couple\s+of|\w+)\s+)?"
     r"(?:day|days|week|weeks|month|months|night|evening|morning|afternoon|weekend|time|ago|before|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|earlier)"
-    r"(?:\s+(?:ago|evening|morning|night|afternoon))?",
+    r"(?:\s+(?:ago|back|evening|morning|night|afternoon))?",
     re.I,
 )
 
@@ -896,6 +901,16 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                     obj = f"everything about {antecedent}"
                 else:
                     obj = antecedent
+        elif i + 1 < len(clauses) and clauses[i + 1][1] is None and (i + 1) not in consumed:
+            # "the particulars I copied out of his papers — his insurance number, the number
+            # the Fund knows him by, and his birthday?": the list after a dash spells out what
+            # the object meant
+            end = text.find(clause) + len(clause)
+            listed = clauses[i + 1][0].strip(" .?!;")
+            parts = split_targets(clean_target(listed)) if re.match(r"\s+[—–-]+\s", text[end:end + 4]) else []
+            if len(parts) >= 2 and all(_LIST_ITEM.match(p) for p in parts):
+                obj = listed
+                consumed.add(i + 1)
         if before and len(token_set(before)) >= 2 and not re.fullmatch(
             r"(?:please|ok(?:ay)?|also|and|so|update|actually|one more thing|by the way)\W*", before, re.I
         ):

@@ -829,3 +829,35 @@ def test_a_specialist_and_a_licence_are_found_under_their_usual_names(tmp_path: 
     assert "Aalto" not in ask(system, "What's the name of my neurologist?")
     assert "speeding" not in ask(system, "Why was my CDL pulled back in 2011?")
     assert "Moreau" in ask(system, "Who is my dentist?")
+
+
+def test_an_update_restates_the_sentence_that_stated_the_value(tmp_path: Path) -> None:
+    """The statement ("I keep all my logins in KeyVaultly.") is restated with the new value,
+    not the latest sentence that merely mentions the old one; and "on my mind" in the request
+    is no attribute ("My mind is …")."""
+    system = make(tmp_path)
+    feed(system, BASE + [
+        ("S4", 5, "user", "I keep all my logins in KeyVaultly."),
+        ("S4", 6, "user", "KeyVaultly filled in the wrong account again."),
+        ("S5", 9, "user", "It's been on my mind: I finally switched, Bitwarden for the app with all the logins now, "
+                          "so the old one can go."),
+    ])
+    units = [u.text for u in system.store.units.values()]
+    assert "I keep all my logins in Bitwarden." in units, units
+    assert not any("My mind" in u or "Bitwarden filled" in u for u in units), units
+    assert "Bitwarden" in ask(system, "Where do I keep all my logins?")
+
+
+def test_a_request_phrase_with_a_verb_inside_is_no_attribute(tmp_path: Path) -> None:
+    """"what I feed my pets went over to Purrfect Harvest": the old statement's own "my pet
+    food brand" is the attribute, not "my pets went over"."""
+    system = make(tmp_path)
+    feed(system, BASE + [
+        ("S4", 5, "user", "My pet food brand is Wildcroft Kibble!"),
+        ("S4", 6, "user", "I mixed a bit of warm water into the Wildcroft Kibble and they loved it."),
+        ("S5", 9, "user", "With everything that changed recently, what I feed my pets went over to Purrfect Harvest; "
+                          "the earlier one is no use anymore, so don't rely on it."),
+    ])
+    units = [u.text for u in system.store.units.values()]
+    assert "My pet food brand is Purrfect Harvest." in units, units
+    assert not any("pets went over is" in u for u in units), units

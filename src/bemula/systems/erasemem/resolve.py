@@ -788,7 +788,13 @@ def resolve(
             res.value_tokens |= (values - attribute) or values
         old_tokens = res.value_tokens
         if new_value:
-            best = sorted(selected.values(), key=lambda u: u.timestamp, reverse=True)[:1]
+            # the unit that states the attribute is restated ("I keep all my logins in
+            # 1Password"), not the latest that merely mentions the old value ("1Password
+            # filled in the wrong account again"): most words the request uses for the
+            # attribute, then said in the first person, then the latest
+            said = {t for st in intent.statements for t in tokenize(st)} - new_tokens - GENERIC
+            best = sorted(selected.values(), key=lambda u: (len(u.tokens & said), _FIRST_PERSON.search(u.text) is not None,
+                                                            u.timestamp), reverse=True)[:1]
             # an old value found by its shape alone ("2417" of the old address) is only part of
             # it: the restatement replaces every word of the old statement's value
             named = ((old_tokens - attribute) or anchors) if by_shape else anchors
@@ -1066,6 +1072,14 @@ def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
 _JOINER = re.compile(r"[\s.@_+:/'’-]*|\s+(?:and|&|de|des|du|la|le|of|the|van|von|del|di|y)\s+", re.I)
 
 
+#: a request's "my <attribute>": one or two words, no idiom ("on my mind", "my bad")
+_REQUEST_ATTRIBUTE = re.compile(r"(?!(?:mind|head|end|bad|god|word|fault|life|own|part|side|opinion|view)\b)"
+                                r"[\w'’-]+(?:\s+(?!(?:went|got|is|are|was|were)\b)[\w'’-]+)?", re.I)
+#: … said as the subject of the change: "my work computer switched to …", "my diet is now …"
+_STATED_AS_SUBJECT = re.compile(r"\s+(?:is|are|was|were|'s|’s|has|have|now|switched|changed|moved)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:I|my|me|mine|I'm|I’m|I've|I’ve)\b")
+
+
 def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anchors: set[str],
                  new_value: str) -> str:
     """F6: the old statement, restated with the new value (what a memory UPDATE writes).
@@ -1075,6 +1089,9 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
     """
     for text in (old_text, *statements):
         for m in _MY_PHRASE.finditer(text):
+            if text is not old_text and not (_REQUEST_ATTRIBUTE.fullmatch(m.group(1))
+                                             and _STATED_AS_SUBJECT.match(text[m.end():])):
+                continue  # "what I feed my pets went over to …", "it's been on my mind"
             words = set(tokenize(m.group(1)))
             # the old statement's "my <attribute>" is the attribute even when its words are
             # rare ("My car is a silver 2012 Ford Fiesta" -> "My car is a Kia Niro.")
@@ -1083,7 +1100,8 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
             # ("coffee is basically my personality")
             subject = text is not old_text or re.match(r"\s+(?:is|are|was|were)\b", text[m.end():], re.I)
             if words and subject and not words & rare and not words & anchors:
-                return f"My {m.group(1)} is {new_value}."
+                verb = "are" if re.match(r"\s+are\b", text[m.end():], re.I) else "is"
+                return f"My {m.group(1)} {verb} {new_value}."
     # only the named old value is replaced: the old statement's other rare words may be its
     # attribute ("my favourite *cuisine*"), which the restatement needs to be found; the
     # price is that an unnamed other form of the old value ("a flat white" beside "coffee")

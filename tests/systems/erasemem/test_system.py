@@ -861,3 +861,16 @@ def test_a_request_phrase_with_a_verb_inside_is_no_attribute(tmp_path: Path) -> 
     units = [u.text for u in system.store.units.values()]
     assert "My pet food brand is Purrfect Harvest." in units, units
     assert not any("pets went over is" in u for u in units), units
+
+
+def test_a_bare_number_after_the_part_that_goes_goes_with_it(tmp_path: Path) -> None:
+    """"My passport is GK482913 and the tax ID came by post last week, 57 392 048 161." — the
+    number after the comma is the tax ID's value; trimming the part left it behind."""
+    system = make(tmp_path)
+    feed(system, BASE + [
+        ("S4", 5, "user", "The form asks about salary, employer and pets. My passport is GK482913 and the tax ID "
+                          "came by post last week, 57 392 048 161."),
+        ("S5", 9, "user", "The number from my passport and my tax ID: I prefer you don't keep them anymore."),
+    ])
+    assert not residue(system, "57 392 048 161", "GK482913"), residue(system, "57 392 048 161", "GK482913")
+    assert "salary" in " ".join(u.text for u in system.store.units.values())

@@ -231,13 +231,22 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     for i in range(len(parts)):
         if i not in drop and _PREDICATE.match(parts[i]) and any(j < i for j in drop):
             drop.append(i)
+    # a bare number after a part that goes is that part's value: "… the Steuer-ID arrived by
+    # post last week, | 57 392 048 161."
+    for i in range(1, len(parts)):
+        if i not in drop and i - 1 in drop and _BARE_VALUE.fullmatch(parts[i].strip(" ,;:.")):
+            drop.append(i)
     kept = [p for i, p in enumerate(parts) if i not in drop]
     kept_words = set(tokenize(" ".join(kept))) - set(tokens) - GENERIC
     removed = " ".join(parts[i] for i in sorted(drop))
     if len(kept_words) < MIN_KEPT_WORDS or not _holds_value(removed, set(tokens)):
         return None  # the rest says nothing of its own, or the value is not in the part: all goes
     kept_text = ", ".join(p.strip(" ,;:") for p in kept).strip()
-    return removed.strip(" ,;:"), kept_text.rstrip(".") + "."
+    return removed.strip(" ,;:"), kept_text if kept_text.endswith(("?", "!")) else kept_text.rstrip(".") + "."
+
+
+#: a part that is only a number or code, no word: "57 392 048 161", "+44 7700 900123"
+_BARE_VALUE = re.compile(r"[^A-Za-z]*\d[^A-Za-z]*")
 
 
 def _attribute_words(phrase: str) -> set[str]:

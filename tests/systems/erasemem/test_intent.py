@@ -786,3 +786,25 @@ def test_enumerators_and_for_anything_are_no_part_of_a_target(text: str, target:
     assert intent is not None and [t.lower() for t in intent.targets] == [target], intent
     assert clean_target("b) my badge number") == "my badge number"
     assert clean_target("2. the gate code") == "the gate code"
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("Lose the name of my son's nursery, please, I got nervous after I hit send.", ForgetKind.FACT, "nursery"),
+    ("Nuke all the dating app drama from ur memory.", ForgetKind.CATEGORY, "dating"),
+    ("omg i pasted my streaming password, forgt it plz", ForgetKind.FACT, "password"),
+    ("foget my locker code, I changed it anyway", ForgetKind.FACT, "locker"),
+])
+def test_lose_nuke_and_a_mistyped_forget_are_removal_verbs(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize("text", [
+    "I always lose my keys.",
+    "I want to lose weight before the wedding.",
+    "Don't lose my place in the queue.",
+    "If I lose my job, what happens to my pension?",
+    "We might lose the deposit on the flat.",
+    "Nuke the leftovers for two minutes.",
+])
+def test_losing_things_and_nuking_leftovers_are_no_requests(text: str) -> None:
+    assert parse_forget_request(text) is None, text

@@ -65,7 +65,7 @@ _ADDRESS = (
 )
 _REMOVE_VERBS = (
     r"forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
-    r"scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|"
+    r"scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross\s+off|"
     r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
     r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|holding(?=\s+(?:my|what|any|all|everything|anything|on\s+to|onto)\b)|retaining|"
     r"drawing|making|inferring|assuming)"
@@ -572,7 +572,7 @@ _SPEECH_OBJECT = re.compile(
 #: cheap screen: a turn with none of these words cannot be a forget request (most turns)
 _SCREEN = re.compile(
     r"\b(?:forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|"
-    r"scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
+    r"scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
     r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
     r"put|piece|work|figure)|"
@@ -587,8 +587,9 @@ _SCREEN = re.compile(
 #: than ``_SCREEN``, which then runs only on the turns that pass (about one in six user
 #: turns of the generated benchmark).
 _QUICK_WORDS = re.compile(
-    "forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|stop|"
-    "scrap|scratch|bin|ditch|toss|dump|nix|junk|shred|trash|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|want you|rather you|prefer you|soon you|sooner you|"
+    "forget|forgt|foget|frget|forgte|froget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
+    "strike|stop|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -641,6 +642,8 @@ _TEXTING: list[_Rewrite] = [
     (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd ", ("id",)),
     (r"\byouve\b", "you've", ("youve",)), (r"\bthats\b", "that's", ("thats",)),
     (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
+    # the request's own verb mistyped: "forgt it plz", "foget my PIN"
+    (r"\b(?:forgt|foget|frget|forgte|froget)\b", "forget", ("forgt", "foget", "frget", "forgte", "froget")),
     # drawn-out letters: "sooo", "pleeease", "pls pls"
     (r"([a-z])\1{2,}", r"\1", ()),
 ]

@@ -808,3 +808,23 @@ def test_lose_nuke_and_a_mistyped_forget_are_removal_verbs(text: str, kind: Forg
 ])
 def test_losing_things_and_nuking_leftovers_are_no_requests(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("Everything about my health — forget it.", ForgetKind.CATEGORY, "health"),
+    ("The counsellor's name and the clinic's address — forget both of them.", ForgetKind.FACTS, "counsellor"),
+    ("Tax reference, national insurance number, driving licence — erase all of them, please.", ForgetKind.FACT, "tax"),
+])
+def test_what_stands_before_a_dash_is_what_it_means(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize("text", [
+    "Ugh, never mind — forget it.",
+    "I was so tired last night — forget it.",
+    "The weather was awful — forget it, let's talk about work.",
+    "Both of them are coming to dinner.",
+    "The lot behind the school is for sale.",
+])
+def test_a_sentence_or_an_interjection_before_a_dash_is_no_antecedent(text: str) -> None:
+    assert parse_forget_request(text) is None, text

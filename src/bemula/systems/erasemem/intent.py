@@ -110,7 +110,8 @@ _MEMORY_OBJECT = re.compile(
     r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|i'd|myself|we|our|that|what|everything|anything|all|"
     r"whatever|every|any|the\s+fact|detail|details|info|information|record|records|memory|"
     r"memories|note|notes|mention|conclusion|conclusions|assumption|assumptions|inference|"
-    r"inferences|old\s+one|old\s+value|previous|earlier|it|him|her|them)\b",
+    r"inferences|old\s+one|old\s+value|previous|earlier|it|him|her|them|the\s+(?:whole\s+)?lot|both)\b"
+    r"|(?<!\w)'?em\b",
     re.IGNORECASE,
 )
 _DIRECT_VERBS = re.compile(r"^(?:forget|unlearn|stop\s+remembering|not\s+remember|never\s+remember)", re.I)
@@ -437,6 +438,7 @@ _NAMED = re.compile(r"^(?:(?:[A-Z][\w'’.&-]*|[\w-]*\d[\w-]*)(?:\s+|$))+$")
 
 
 _PRONOUN_ONLY = re.compile(
+    r"^(?:(?:the\s+)?(?:whole\s+)?lot|'?em|both(?:\s+of\s+(?:them|those|these|'?em))?)$|"
     r"^(?:(?:any|the|a|all|every|that|this|those|these)\s+)?(?:such\s+)?(?:record|note|mention|trace|"
     r"memory|detail|info|information|thing|part|bit|piece|conclusion|inference|assumption|guess|"
     r"deduction|one)?s?\s*(?:of\s+)?(?:it|that|this|them|those|these)?"
@@ -533,6 +535,15 @@ def _antecedent(clause: str) -> str | None:
     return None
 
 
+#: a dash right after a clause: what follows it is about what the clause named
+_DASH_AFTER = re.compile(r"\s+[—–-]+\s")
+#: … unless the clause is no noun phrase: a sentence ("The weather was awful — forget it"),
+#: a speaker's own doing ("I was tired"), or an interjection ("Ugh, never mind — forget it")
+_NOT_A_THING = re.compile(
+    r"^\W*(?:i|i'm|i’m|i've|i’ve|we|you|ugh|oh|ah|hmm|whatever|anyway|never\s*mind|ok(?:ay)?|well)\b"
+    r"|\b(?:never\s*mind|is|was|are|were|am|been|have|has|had|do|does|did|will|would|can|could|should)\b",
+    re.I,
+)
 #: "the old address is deprecated — don't keep it": an old value as a sentence's subject
 _OLD_SUBJECT = re.compile(r"^\W*(?P<np>(?:the|my|our)\s+(?:old|previous|former)\s+[a-z]+(?:\s+[a-z]+)?)\s+"
                           r"(?:is|are|was|were|'s|’s|has|have)\b", re.I)
@@ -862,6 +873,13 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 elif (_antecedent(previous) is None and len(parts := split_targets(previous)) >= 2
                       and all(_PART_START.match(p) for p in parts)):
                     # "The amount, the rate, the man at the bank. I don't want all that kept"
+                    antecedent, source = previous, i - 1
+                elif (_antecedent(previous) is None and _DASH_AFTER.match(text, text.find(clauses[i - 1][0])
+                                                                          + len(clauses[i - 1][0]))
+                      and (_LIST_ITEM.match(previous) or _QUANTIFIED.match(previous))
+                      and not _NOT_A_THING.search(previous) and not _CHAT_THING.match(previous)):
+                    # "Passport number, national insurance number, driver's licence — erase all
+                    # of them"; "Everything about my health — forget it"
                     antecedent, source = previous, i - 1
             if antecedent is None:
                 for j in range(i - 1, -1, -1):

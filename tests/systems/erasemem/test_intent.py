@@ -828,3 +828,27 @@ def test_what_stands_before_a_dash_is_what_it_means(text: str, kind: ForgetKind,
 ])
 def test_a_sentence_or_an_interjection_before_a_dash_is_no_antecedent(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("The counsellor's name and the clinic's address — neither should stay in memory.", ForgetKind.FACTS, "clinic"),
+    ("My bonus figure, 12,400, isn't something I want stored anywhere, so let it go.", ForgetKind.FACT, "bonus"),
+    ("i asked for a tofu recipe ONCE. dont save me as vegan lol", ForgetKind.CONCLUSION, "vegan"),
+    ("I looked at flats in Leeds out of curiosity. Don't start assuming I'm moving.", ForgetKind.CONCLUSION, "moving"),
+    ("Please do not mark me down as a smoker.", ForgetKind.CONCLUSION, "smoker"),
+    ("Nobody knows yet, so the new job thing — act like I never said it, ok?", ForgetKind.FACT, "job"),
+])
+def test_not_something_i_want_kept_neither_should_stay_and_dont_save_me_as(
+        text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize("text", [
+    "None of my friends should be kept waiting.",
+    "Neither option should be kept, it's a bad plan.",
+    "Don't put me as the contact on the form.",
+    "Save me a seat at the front.",
+    "Don't start thinking about dinner yet, we have an hour.",
+])
+def test_waiting_friends_seats_and_dinner_plans_are_no_requests(text: str) -> None:
+    assert parse_forget_request(text) is None, text

@@ -540,7 +540,8 @@ _DASH_AFTER = re.compile(r"\s+[—–-]+\s")
 #: … unless the clause is no noun phrase: a sentence ("The weather was awful — forget it"),
 #: a speaker's own doing ("I was tired"), or an interjection ("Ugh, never mind — forget it")
 _NOT_A_THING = re.compile(
-    r"^\W*(?:i|i'm|i’m|i've|i’ve|we|you|ugh|oh|ah|hmm|whatever|anyway|never\s*mind|ok(?:ay)?|well)\b"
+    r"^\W*(?:i|i'm|i’m|i've|i’ve|we|you|it's|it’s|that's|that’s|there's|there’s|ugh|oh|ah|hmm|whatever|"
+    r"anyway|never\s*mind|ok(?:ay)?|well)\b"
     r"|\b(?:never\s*mind|is|was|are|were|am|been|have|has|had|do|does|did|will|would|can|could|should)\b",
     re.I,
 )
@@ -616,11 +617,13 @@ _QUICK_WORDS = re.compile(
     "out of date|outdated|obsolete|no use|come up again|n't come up|not come up|nt come up|n't apply|not apply|nt apply|"
     "bother keeping|bother storing|bother remembering|"
     "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up|"
-    "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored"
+    "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored|"
+    "want kept|want stored|want saved|want remembered|like kept|like stored|should stay|neither should|"
+    "to be remembered|act like i never|act as if i never|me down as|save me as|mark me as|file me as|label me as"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(
-    "keep|store|remember|retain|save|hold|use|record|track|log|infer|deduce|conclude|assume|"
+    "keep|store|remember|retain|save|hold|use|record|track|log|infer|deduc|conclu|assum|"
     "guess|speculate|draw|make|presume|derive|together|work out|working out|figure out|figuring out"
 )
 
@@ -770,6 +773,23 @@ _IDIOMS: list[_Rewrite] = [
     # "I'd like all my pastimes removed", "I want that deleted"
     (r"\b(?:i(?:'d|’d|\s+would)\s+like|i\s+want)\s+((?:(?!\b(?:removed|deleted|erased|forgotten|wiped|gone|dropped|"
      r"cleared)\b)[^.?!;]){2,80}?)\s+(?:removed|deleted|erased|forgotten|wiped|gone|dropped|cleared)\b", r"remove \1", ("removed", "deleted", "erased", "forgotten", "wiped", "gone", "dropped", "cleared")),
+    # "the court date I mentioned isn't something I want kept around" -> "don't keep …"
+    (r"(^|[.!?;:—–]\s+|,\s+)((?:my|the|that|this|those|these|anything|everything|whatever)\b[^.?!;]{1,100}?)\s+"
+     r"(?:isn't|is\s+not|aren't|are\s+not)\s+(?:something|anything|stuff)\s+i\s+(?:want|'d\s+like|’d\s+like|would\s+like)"
+     r"\s+(?:kept|stored|saved|remembered|in\s+(?:your|ur)\s+memory)\b", r"\1please don't keep \2", ("something",
+                                                                                       "anything", "stuff")),
+    # "The therapist's name and the clinic's address — neither should stay in memory"
+    (r"\b(?:neither|none)(?:\s+of\s+(?:it|them|those|these|that|this))?\s+(?:should|needs?\s+to|has\s+to|must)\s+"
+     r"(?:stay|be\s+(?:kept|stored|remembered|saved))(?:\s+in\s+(?:your\s+)?memory)?", "please don't keep them",
+     ("neither", "none")),
+    # "don't save me as vegetarian", "please do not mark me down as anti-vax": a conclusion
+    (r"\b(don't|do\s+not|never)\s+(?:save|file|mark|note|put|record|list|tag|label)\s+me\s+(?:down\s+)?as\b",
+     r"\1 assume I'm", ("save", "file", "mark", "note", "put", "record", "list", "tag", "label")),
+    (r"\b(don't|do\s+not)\s+(?:start|go\s+around|begin)\s+(?:assuming|thinking|deciding|concluding)\b", r"\1 assume",
+     ("start", "around", "begin")),
+    # "the pregnancy thing — act like I never said it"
+    (r"\bact\s+(?:like|as\s+if)\s+i\s+never\s+(?:said|told\s+you|mentioned)\s+(?=it|that|this)", "forget ",
+     ("never",)),
     # "you don't need to keep X", "no need to remember X"
     (r"\b(?:you\s+(?:don't|do\s+not)\s+need\s+to|there's\s+no\s+need\s+to|no\s+need\s+to)\s+"
      r"(keep|remember|store|save|retain)\b", r"don't \1", ("need",)),
@@ -874,13 +894,18 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                       and all(_PART_START.match(p) for p in parts)):
                     # "The amount, the rate, the man at the bank. I don't want all that kept"
                     antecedent, source = previous, i - 1
-                elif (_antecedent(previous) is None and _DASH_AFTER.match(text, text.find(clauses[i - 1][0])
-                                                                          + len(clauses[i - 1][0]))
-                      and (_LIST_ITEM.match(previous) or _QUANTIFIED.match(previous))
-                      and not _NOT_A_THING.search(previous) and not _CHAT_THING.match(previous)):
+                elif _antecedent(previous) is None and _DASH_AFTER.match(
+                        text, text.find(clauses[i - 1][0]) + len(clauses[i - 1][0])):
                     # "Passport number, national insurance number, driver's licence — erase all
-                    # of them"; "Everything about my health — forget it"
-                    antecedent, source = previous, i - 1
+                    # of them"; "Everything about my health — forget it"; "I haven't told
+                    # anyone, so the pregnancy thing — act like I never said it"
+                    tail = re.split(r",\s+(?:(?:so|and|but|plus)\s+)?(?=(?:the|my|our|that|this)\b)", previous,
+                                    flags=re.I)[-1]
+                    for named in dict.fromkeys((tail, previous)):  # the nearer noun phrase first
+                        if ((_LIST_ITEM.match(named) or _QUANTIFIED.match(named))
+                                and not _NOT_A_THING.search(named) and not _CHAT_THING.match(named)):
+                            antecedent, source = named, i - 1
+                            break
             if antecedent is None:
                 for j in range(i - 1, -1, -1):
                     if clauses[j][1] is None and j not in consumed:

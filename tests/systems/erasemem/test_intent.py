@@ -852,3 +852,21 @@ def test_not_something_i_want_kept_neither_should_stay_and_dont_save_me_as(
 ])
 def test_waiting_friends_seats_and_dinner_plans_are_no_requests(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("That question about payday loans doesn't mean I'm in debt. Erase that conclusion.", "debt"),
+    ("I'm not religious. I was asking for my nan. Don't hold that assumption.", "religious"),
+    ("Asking for low-salt recipes ≠ heart patient. Don't store that inference.", "heart"),
+])
+def test_that_conclusion_is_the_trait_the_user_disputes(text: str, word: str) -> None:
+    _assert_reads(text, ForgetKind.CONCLUSION, word)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm not sure about the dates. Forget that idea.",
+    "Don't hold the door for me.",
+    "Please file that away in the blue folder.",
+])
+def test_an_idea_doors_and_folders_are_no_conclusions(text: str) -> None:
+    assert parse_forget_request(text) is None, text

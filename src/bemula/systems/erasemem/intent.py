@@ -73,6 +73,7 @@ _REMOVE_VERBS = (
 _NEGATED_KEEP = (
     r"(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+"
     r"(?:keep|store|remember|retain|save|hold\s+on\s+to|use|record|track|log|"
+    r"hold(?=\s+(?:that|this|any|the)\s+(?:assumptions?|conclusions?|inferences?|ideas?|impressions?|views?)\b)|"
     r"keeping|storing|remembering|retaining|saving|using|recording|tracking|logging|"
     r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to|"
     r"work(?:ing)?\s+out|figur(?:e|ing)\s+out|put(?:ting)?\s+together|piec(?:e|ing)\s+together|"
@@ -535,6 +536,16 @@ def _antecedent(clause: str) -> str | None:
     return None
 
 
+#: a conclusion named by a pronoun: "that conclusion", "that assumption", "the idea", "that label"
+_CONCLUSION_NOUN = re.compile(r"\b(?:conclusions?|assumptions?|inferences?|idea|impression|label|takeaway)\b", re.I)
+#: a trait the user says they do not have: "doesn't mean I'm depressed", "≠ diabetic", "I'm not
+#: conservative", "doesn't make me a heavy drinker"
+_DISPUTED = re.compile(
+    r"(?:\b(?:doesn't|does\s+not|don't|didn't|does\s*n't)\s+(?:mean|make)\s+(?:that\s+)?(?:i'm|i\s+am|im|me)\s+|≠\s*|"
+    r"\bi(?:'m|’m|\s+am)\s+not\s+)(?:a\s+|an\s+)?(?P<trait>[a-z][\w' -]{1,40}?)(?=\s*(?:[.,;:!?]|$|\s+(?:and|but|just|"
+    r"i\b)))",
+    re.I,
+)
 #: a dash right after a clause: what follows it is about what the clause named
 _DASH_AFTER = re.compile(r"\s+[—–-]+\s")
 #: … unless the clause is no noun phrase: a sentence ("The weather was awful — forget it"),
@@ -787,6 +798,8 @@ _IDIOMS: list[_Rewrite] = [
      r"\1 assume I'm", ("save", "file", "mark", "note", "put", "record", "list", "tag", "label")),
     (r"\b(don't|do\s+not)\s+(?:start|go\s+around|begin)\s+(?:assuming|thinking|deciding|concluding)\b", r"\1 assume",
      ("start", "around", "begin")),
+    # "please don't file that away"
+    (r"\bfile\s+(that|this|it|them)\s+away\b", r"keep \1", ("file",)),
     # "the pregnancy thing — act like I never said it"
     (r"\bact\s+(?:like|as\s+if)\s+i\s+never\s+(?:said|told\s+you|mentioned)\s+(?=it|that|this)", "forget ",
      ("never",)),
@@ -861,6 +874,14 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
+            if antecedent is None and _CONCLUSION_NOUN.search(target):
+                # "That question about loans doesn't mean I'm in debt. Erase that conclusion.":
+                # the trait the user disputes is the conclusion meant
+                for piece in [before, *(clauses[j][0] for j in range(i - 1, -1, -1))]:
+                    disputed = _DISPUTED.search(piece or "")
+                    if disputed:
+                        antecedent = f"the conclusion that I'm {disputed.group('trait').strip()}"
+                        break
             if antecedent is None and clause.rstrip().endswith(":"):
                 # "pls don't keep these anymore:" then "- the prescription …", "- what I take …"
                 items = []

@@ -870,3 +870,25 @@ def test_that_conclusion_is_the_trait_the_user_disputes(text: str, word: str) ->
 ])
 def test_an_idea_doors_and_folders_are_no_conclusions(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(("text", "targets"), [
+    ("Things I don't want kept: my aunt's diagnosis and my uncle's debts.", ["my aunt's diagnosis", "my uncle's debts"]),
+    ("Two things to let go of: my step count and the name of my physio.", ["my step count", "the name of my physio"]),
+    ("Neither my Strava handle nor my Reddit one needs to be remembered.", ["my Strava handle", "my Reddit one"]),
+    ("Quick one: the B&B we booked in Whitby and our room number, I'd prefer those weren't remembered.",
+     ["the B&B we booked in Whitby", "our room number"]),
+])
+def test_lists_introduced_or_closed_by_a_wish_not_to_keep_them(text: str, targets: list[str]) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACTS, intent
+    assert intent.targets == targets
+
+
+@pytest.mark.parametrize("text", [
+    "Things to do today: the laundry and the car.",
+    "Neither my brother nor my sister needs to be told.",
+    "The blue one, I'd prefer it wasn't too bright.",
+])
+def test_todo_lists_and_colour_wishes_are_no_requests(text: str) -> None:
+    assert parse_forget_request(text) is None, text

@@ -630,7 +630,8 @@ _QUICK_WORDS = re.compile(
     "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up|"
     "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored|"
     "want kept|want stored|want saved|want remembered|like kept|like stored|should stay|neither should|"
-    "to be remembered|act like i never|act as if i never|me down as|save me as|mark me as|file me as|label me as"
+    "to be remembered|act like i never|act as if i never|me down as|save me as|mark me as|file me as|label me as|"
+    "weren't remembered|wasn't remembered|want kept:|file that away|file it away"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(
@@ -699,9 +700,17 @@ _IDIOMS: list[_Rewrite] = [
      r"like\s+it)\s+if\s+((?:(?!\b(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\b)[^.?!;]){2,80}?)\s+"
      r"(?:wasn't|weren't|was\s+not|were\s+not|isn't|is\s+not)\s+(?:stored|kept|saved|remembered|on\s+file|"
      r"on\s+record|in\s+your\s+\w+)\b", r"please don't keep \1", ("stored", "kept", "saved", "remembered", "on file", "on record", "in your")),
-    # "Two things to get rid of: X and Y" -> "please forget: X and Y"
-    (r"\b(?:a\s+few|two|three|some|\d)\s+things\s+(?:for\s+you\s+)?to\s+(?:forget|delete|remove|erase|drop|wipe|"
-     r"get\s+rid\s+of|scrap|bin|ditch)\s*:\s*", "please forget ", ("things",)),
+    # "Two things to get rid of: X and Y", "Things I don't want kept: X and Y" -> "please forget X and Y"
+    (r"\b(?:(?:a\s+few|two|three|some|\d)\s+)?things\s+(?:for\s+you\s+)?(?:to\s+(?:forget|delete|remove|erase|drop|"
+     r"wipe|get\s+rid\s+of|let\s+go\s+of|lose|scrap|bin|ditch)|i\s+(?:don't|do\s+not)\s+want\s+(?:you\s+to\s+)?"
+     r"(?:kept|stored|remembered|keep|store|remember))\s*:\s*", "please forget ", ("things",)),
+    # "Neither my Instagram handle nor my Twitter one needs to be remembered"
+    (r"\bneither\s+((?:my|the|our)\b[^.?!;]{1,60}?)\s+nor\s+((?:my|the|our)\b[^.?!;]{1,60}?)\s+(?:needs?|has|have)\s+"
+     r"to\s+be\s+(?:remembered|kept|stored|saved)\b", r"please don't keep \1 or \2", ("neither",)),
+    # "the hotel and our room number, I'd prefer those weren't remembered"
+    (r"(^|[.!?;:]\s+)((?:my|the|our)\b[^.?!;]{1,120}?),\s+i(?:'d|’d|\s+would)\s+(?:prefer|rather)\s+(?:if\s+)?"
+     r"(?:those|these|they|that|it|both)\s+(?:weren't|wasn't|were\s+not|was\s+not)\s+(?:remembered|kept|stored|saved)\b",
+     r"\1please don't keep \2", ("prefer", "rather")),
     # "a clean sweep of everything relating to my marriage" -> "forget everything …"
     (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:do|make|have)\s+a\s+clean\s+sweep\s+of\b", "please forget", ("clean sweep",)),
     # "I'd rather you knew nothing about it", "if nothing about my health stayed in your memory"

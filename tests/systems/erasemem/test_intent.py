@@ -892,3 +892,9 @@ def test_lists_introduced_or_closed_by_a_wish_not_to_keep_them(text: str, target
 ])
 def test_todo_lists_and_colour_wishes_are_no_requests(text: str) -> None:
     assert parse_forget_request(text) is None, text
+
+
+def test_a_convo_is_a_conversation_and_id_like_kept_reads_like_i_want_kept() -> None:
+    _assert_reads("Anything from Sunday evening's convo with you isn't something I'd like kept.",
+                  ForgetKind.TIME_WINDOW, "sunday")
+    assert parse_forget_request("The convo with my boss went well.") is None

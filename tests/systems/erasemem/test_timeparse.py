@@ -96,3 +96,10 @@ def test_a_clock_time_narrows_the_day_to_two_hours_either_side() -> None:
     assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 10, 1), datetime(2026, 3, 10, 5))
     ref = parse_time_reference("on Monday at 9pm", NOW)
     assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 9, 19), datetime(2026, 3, 9, 23))
+
+
+def test_the_past_week_is_the_seven_days_up_to_now() -> None:
+    """"the past week" on Thursday 12 March: 5 March 00:00 to the end of 12 March (not the
+    calendar week before, which "last week" means)."""
+    ref = parse_time_reference("everything from the past week", NOW)
+    assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 5), datetime(2026, 3, 12, 23, 59, 59, 999999))

@@ -668,6 +668,7 @@ _TEXTING: list[_Rewrite] = [
     (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd ", ("id",)),
     (r"\byouve\b", "you've", ("youve",)), (r"\bthats\b", "that's", ("thats",)),
     (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
+    (r"\bconvo(s?)\b", r"conversation\1", ("convo",)),
     # the request's own verb mistyped: "forgt it plz", "foget my PIN"
     (r"\b(?:forgt|foget|frget|forgte|froget)\b", "forget", ("forgt", "foget", "frget", "forgte", "froget")),
     # drawn-out letters: "sooo", "pleeease", "pls pls"
@@ -795,7 +796,7 @@ _IDIOMS: list[_Rewrite] = [
      r"cleared)\b)[^.?!;]){2,80}?)\s+(?:removed|deleted|erased|forgotten|wiped|gone|dropped|cleared)\b", r"remove \1", ("removed", "deleted", "erased", "forgotten", "wiped", "gone", "dropped", "cleared")),
     # "the court date I mentioned isn't something I want kept around" -> "don't keep …"
     (r"(^|[.!?;:—–]\s+|,\s+)((?:my|the|that|this|those|these|anything|everything|whatever)\b[^.?!;]{1,100}?)\s+"
-     r"(?:isn't|is\s+not|aren't|are\s+not)\s+(?:something|anything|stuff)\s+i\s+(?:want|'d\s+like|’d\s+like|would\s+like)"
+     r"(?:isn't|is\s+not|aren't|are\s+not)\s+(?:something|anything|stuff)\s+i(?:\s+want|'d\s+like|’d\s+like|\s+would\s+like)"
      r"\s+(?:kept|stored|saved|remembered|in\s+(?:your|ur)\s+memory)\b", r"\1please don't keep \2", ("something",
                                                                                        "anything", "stuff")),
     # "The therapist's name and the clinic's address — neither should stay in memory"

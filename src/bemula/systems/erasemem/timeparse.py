@@ -202,6 +202,10 @@ def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a f
     if re.search(r"\b(last|previous|past)\s+weekend\b", low) or "this weekend" in low:
         back = (now.weekday() - 5) % 7 or 7
         return TimeReference(*_day_window(now - timedelta(days=back), 2))
+    if re.search(r"\b(?:the|this)\s+past\s+week\b", low):  # the seven days up to now, not last calendar week
+        start, _ = _day_window(now - timedelta(days=7))
+        _, end = _day_window(now)
+        return TimeReference(start, end)
     if re.search(r"\b(last|previous)\s+week\b", low):
         start, _ = _day_window(now - timedelta(days=7))
         monday = start - timedelta(days=start.weekday())

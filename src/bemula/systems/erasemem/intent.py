@@ -521,7 +521,6 @@ def _antecedent(clause: str) -> str | None:
         when_first = re.match(r"^(?P<when>[^,]+),\s+(?P<rest>.+)$", np)
         if when_first and _ONLY_WHEN.fullmatch(when_first.group("when").strip()):
             np = when_first.group("rest")
-
         if _ONLY_WHEN.fullmatch(np.strip(" ,.;:!?")):
             # "the Lånekassen figure I gave you last week": the thing comes before the
             # speech verb, what follows it only says when
@@ -631,7 +630,7 @@ _QUICK_WORDS = re.compile(
     "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored|"
     "want kept|want stored|want saved|want remembered|like kept|like stored|should stay|neither should|"
     "to be remembered|act like i never|act as if i never|me down as|save me as|mark me as|file me as|label me as|"
-    "weren't remembered|wasn't remembered|want kept:|file that away|file it away"
+    "weren't remembered|wasn't remembered|file that away|file it away"
 )
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(

@@ -813,7 +813,7 @@ def test_losing_things_and_nuking_leftovers_are_no_requests(text: str) -> None:
 @pytest.mark.parametrize(("text", "kind", "word"), [
     ("Everything about my health — forget it.", ForgetKind.CATEGORY, "health"),
     ("The counsellor's name and the clinic's address — forget both of them.", ForgetKind.FACTS, "counsellor"),
-    ("Tax reference, national insurance number, driving licence — erase all of them, please.", ForgetKind.FACT, "tax"),
+    ("Tax reference, national insurance number, driving licence — erase all of them, please.", ForgetKind.FACTS, "tax"),
 ])
 def test_what_stands_before_a_dash_is_what_it_means(text: str, kind: ForgetKind, word: str) -> None:
     _assert_reads(text, kind, word)
@@ -898,3 +898,19 @@ def test_a_convo_is_a_conversation_and_id_like_kept_reads_like_i_want_kept() -> 
     _assert_reads("Anything from Sunday evening's convo with you isn't something I'd like kept.",
                   ForgetKind.TIME_WINDOW, "sunday")
     assert parse_forget_request("The convo with my boss went well.") is None
+
+
+@pytest.mark.parametrize(("text", "targets"), [
+    ("Remove: landlord's name, rent amount, lease end date.", ["landlord's name", "rent amount", "lease end date"]),
+    ("Tax reference, national insurance number, driving licence — erase all of them, please.",
+     ["Tax reference", "national insurance number", "driving licence"]),
+])
+def test_a_list_of_bare_noun_phrases_is_a_list(text: str, targets: list[str]) -> None:
+    """Three short noun phrases between commas are three things, though none starts with
+    "my" or "the"."""
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACTS, intent
+    assert intent.targets == targets
+    # two clauses are no list: the object stays one
+    intent = parse_forget_request("Please forget my gym schedule, I'll keep track of it myself.")
+    assert intent is not None and intent.targets == ["my gym schedule"], intent

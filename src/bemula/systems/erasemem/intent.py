@@ -390,12 +390,28 @@ def _first_phrase(text: str) -> str:
     send everything home" names the office address; "my email, my phone and the PIN" is a
     list and stays whole."""
     parts = text.split(", ")
+    if _is_bare_list([p for q in parts for p in re.split(r"\s+(?:and|or)\s+", q)]):
+        return text  # "landlord's name, rent amount, lease end date"
     kept = [parts[0]]
     for part in parts[1:]:
         if not _LIST_ITEM.match(part):
             break
         kept.append(part)
     return ", ".join(kept)
+
+
+def _is_bare_list(parts: list[str]) -> bool:
+    """Three or more short noun phrases without determiners ("Wifi password, alarm code,
+    spare key location"): a list, though its items do not start with "my" or "the"."""
+    return len(parts) >= 3 and all(
+        1 <= len(p.split()) <= 4 and re.search(r"[A-Za-z]{2}", p) and not re.search(r"[.?!;:]", p)
+        and not _NOT_A_THING.search(p) and not _NOT_AN_ITEM.search(p) for p in parts)
+
+
+#: words no item of a list of things holds: a pronoun, a verb of the request, a discourse word
+_NOT_AN_ITEM = re.compile(
+    r"\b(?:it|that|this|them|those|these|" + _REMOVE_VERBS + r"|keep|store|remember|please|pls|thanks|"
+    r"honestly|tho|though|ok|okay|yeah|so|too|also|lol)\b|\w+ly\b", re.I)
 
 
 def clean_target(raw: str) -> str:
@@ -430,6 +446,8 @@ def split_targets(target: str) -> list[str]:
         # first item needs no "my" when the others have one ("mum and my dad" stays whole)
         return [re.sub(r"^both\s+", "", p, flags=re.I) for p in parts]
     if all(_NAMED.match(p) for p in parts):  # "EDF and Bulb", "Dr Thorsby and Smile Studio"
+        return parts
+    if "," in target and _is_bare_list(parts):
         return parts
     return [target]
 

@@ -914,3 +914,12 @@ def test_a_list_of_bare_noun_phrases_is_a_list(text: str, targets: list[str]) ->
     # two clauses are no list: the object stays one
     intent = parse_forget_request("Please forget my gym schedule, I'll keep track of it myself.")
     assert intent is not None and intent.targets == ["my gym schedule"], intent
+
+
+@pytest.mark.parametrize("text", [
+    "our chat the night of the leaving do, pls forget it. i was drunk",
+    "Delete the chat I had with my brother at the funeral.",
+])
+def test_a_conversation_named_by_an_occasion_is_a_window(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent

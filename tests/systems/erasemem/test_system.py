@@ -874,3 +874,17 @@ def test_a_bare_number_after_the_part_that_goes_goes_with_it(tmp_path: Path) -> 
     ])
     assert not residue(system, "57 392 048 161", "GK482913"), residue(system, "57 392 048 161", "GK482913")
     assert "salary" in " ".join(u.text for u in system.store.units.values())
+
+
+def test_a_conversation_named_by_an_occasion_finds_that_session(tmp_path: Path) -> None:
+    """"our chat the night of the charity quiz": no date, so the session is found by what
+    happened in it; other sessions stay."""
+    system = make(tmp_path)
+    feed(system, BASE + [
+        ("S4", 5, "user", "Back from the charity quiz. I told Priya I think the new director is a fraud."),
+        ("S5", 8, "user", "My bike lock code is 7731."),
+        ("S6", 9, "user", "our chat the night of the charity quiz, pls forget it. i was drunk"),
+    ])
+    assert system.stats()["receipts"][0]["request_kind"] == "F5"
+    assert "fraud" not in " ".join(u.text for u in system.store.units.values())
+    assert "7731" in ask(system, "What's my bike lock code?")

@@ -553,6 +553,12 @@ def _antecedent(clause: str) -> str | None:
     return None
 
 
+#: a conversation as the thing to forget ("our chat", "that conversation", "the messages")
+_CONVERSATION_NAMED = re.compile(r"\b(?:chats?|conversations?|talks?|messages|session|exchange)\b", re.I)
+#: … named by an occasion rather than a date
+_OCCASION = re.compile(
+    r"\b(?:the\s+(?:night|day|evening|morning|weekend)\s+of|over\s+(?:christmas|easter|new\s+year|the\s+holidays)|"
+    r"(?:at|after|before|during)\s+(?:the|my|our|that)\s+\w+|from\s+the\s+night|when\s+i\s+was)\b", re.I)
 #: a conclusion named by a pronoun: "that conclusion", "that assumption", "the idea", "that label"
 _CONCLUSION_NOUN = re.compile(r"\b(?:conclusions?|assumptions?|inferences?|idea|impression|label|takeaway)\b", re.I)
 #: a trait the user says they do not have: "doesn't mean I'm depressed", "≠ diabetic", "I'm not
@@ -1022,6 +1028,11 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if not (_SPEECH.search(obj) or obj in spoken) or _NAMES_ITEMS.search(spoken.get(obj, obj)):
             continue  # "the thing I told you last week about my pension": a fact, not a window
         if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
+                                statements=statements, directives=directive_texts)
+        if _CONVERSATION_NAMED.search(obj) and _OCCASION.search(obj):
+            # "our chat the night of the party", "the conversation from the night of the power
+            # cut": a conversation named by what happened then (resolve finds that session)
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
         if _SPEECH_OBJECT.match(obj.strip()) and parse_time_reference(text, datetime(2000, 1, 1)) is not None:

@@ -923,3 +923,11 @@ def test_a_list_of_bare_noun_phrases_is_a_list(text: str, targets: list[str]) ->
 def test_a_conversation_named_by_an_occasion_is_a_window(text: str) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
+
+
+def test_the_verbs_particle_before_a_quantifier_is_no_part_of_the_target() -> None:
+    """"Clear out everything medical you've got on me": everything medical (F3), not "out …"."""
+    intent = parse_forget_request("Clear out everything medical you've got on me, but keep my dentist's name.")
+    assert intent is not None and intent.kind == ForgetKind.CATEGORY and "health" in intent.categories, intent
+    intent = parse_forget_request("Please clear out my old addresses.")
+    assert intent is not None and intent.targets == ["my old addresses"], intent

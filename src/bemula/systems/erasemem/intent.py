@@ -307,6 +307,8 @@ _LEAD_STRIP = [
     r"what\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|mentioned|shared|wrote|noted)\s+"
     r"(?:about|regarding|on|concerning)\s+",
     r"that\s+",
+    # the verb's particle: "clear out everything medical", "wipe off all the …"
+    r"(?:out|away|off|up)\s+(?=(?:everything|anything|all|whatever|every|any|my|the)\b)",
     # an enumerator: "(2) The Lånekassen figure", "b) my badge number", "2. the code"
     r"(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])[).])\s+",
 ]
@@ -1066,7 +1068,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     # F3: "everything about <a category>"
     cleaned = [clean_target(o) for o in objects]
     for obj in objects:
-        stripped = re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I)
+        stripped = re.sub(r"^(?:about\s+|of\s+|(?:out|away|off|up)\s+(?=(?:everything|anything|all|whatever|every|any)\b))",
+                          "", obj.strip(), flags=re.I)
         m = _CATEGORY_OBJECT.match(stripped) or _STUFF.match(clean_target(stripped))
         if m or _QUANTIFIED.match(stripped):
             desc = clean_target(m.group("desc")) if m else clean_target(stripped)

@@ -573,6 +573,11 @@ _DISPUTED = re.compile(
 )
 #: a dash right after a clause: what follows it is about what the clause named
 _DASH_AFTER = re.compile(r"\s+[—–-]+\s")
+
+
+def _dash_follows(text: str, clause: str) -> bool:
+    """``clause`` (one of ``text``'s) ends where a dash joins it to the next one."""
+    return _DASH_AFTER.match(text, text.find(clause) + len(clause)) is not None
 #: … unless the clause is no noun phrase: a sentence ("The weather was awful — forget it"),
 #: a speaker's own doing ("I was tired"), or an interjection ("Ugh, never mind — forget it")
 _NOT_A_THING = re.compile(
@@ -944,14 +949,14 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 # "… I went on about stuff. That whole conversation. I want you to forget it":
                 # a sentence that is only a referent is what "it" means, before anything older
                 previous = clauses[i - 1][0].strip(" .,;:—–-")
+                cued = _antecedent(previous) is not None  # the loop below reads it by its cue
                 if _SPEECH_OBJECT.match(previous) and _BARE_REFERENT.match(previous):
                     antecedent, source, told_in = previous, i - 1, previous
-                elif (_antecedent(previous) is None and len(parts := split_targets(previous)) >= 2
-                      and all(_PART_START.match(p) for p in parts)):
+                elif not cued and len(parts := split_targets(previous)) >= 2 and all(
+                        _PART_START.match(p) for p in parts):
                     # "The amount, the rate, the man at the bank. I don't want all that kept"
                     antecedent, source = previous, i - 1
-                elif _antecedent(previous) is None and _DASH_AFTER.match(
-                        text, text.find(clauses[i - 1][0]) + len(clauses[i - 1][0])):
+                elif not cued and _dash_follows(text, clauses[i - 1][0]):
                     # "Passport number, national insurance number, driver's licence — erase all
                     # of them"; "Everything about my health — forget it"; "I haven't told
                     # anyone, so the pregnancy thing — act like I never said it"
@@ -1007,9 +1012,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             # "the particulars I copied out of his papers — his insurance number, the number
             # the Fund knows him by, and his birthday?": the list after a dash spells out what
             # the object meant
-            end = text.find(clause) + len(clause)
             listed = clauses[i + 1][0].strip(" .?!;")
-            parts = split_targets(clean_target(listed)) if re.match(r"\s+[—–-]+\s", text[end:end + 4]) else []
+            parts = split_targets(clean_target(listed)) if _dash_follows(text, clause) else []
             if len(parts) >= 2 and all(_LIST_ITEM.match(p) for p in parts):
                 obj = listed
                 consumed.add(i + 1)

@@ -292,6 +292,19 @@ def test_other_spellings_of_a_removed_code_go_and_the_near_miss_stays(tmp_path: 
     assert "SV-6613-205" in ask(system, "What's Jonas's frequent flyer number?")
 
 
+def test_a_tombstone_that_only_ties_with_a_kept_fact_does_not_hide_it(tmp_path: Path) -> None:
+    # the tombstone of Odile's anniversary and her kept allotment both match "Odile" alone:
+    # the kept fact answers; asked about the anniversary, the tombstone matches better
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My neighbour Odile keeps an allotment on Fenwick Lane."),
+        ("S2", 1, "user", "Odile's wedding anniversary is on 3 June."),
+        ("S3", 2, "user", "Please forget Odile's wedding anniversary."),
+    ])
+    assert "Fenwick Lane" in ask(system, "What does Odile grow, and where?")
+    assert ask(system, "When is Odile's wedding anniversary?") == NOT_AVAILABLE
+
+
 def test_my_gp_is_not_my_mums_gp(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

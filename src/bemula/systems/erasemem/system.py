@@ -37,7 +37,7 @@ from bemula.systems.base import (
 )
 from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
-from bemula.systems.erasemem.owners import SELF, owners_of
+from bemula.systems.erasemem.owners import SELF, about_someone_else, owners_of
 from bemula.systems.erasemem.resolve import GENERIC, Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
 from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
@@ -383,10 +383,11 @@ class EraseMem(MemorySystem):
         """Best live units for ``question`` — or nothing, when it is about something forgotten.
 
         Candidates (live units and tombstones) come from BM25 over both; they are then ranked
-        by the IDF-weighted share of the question they match, then by recency. Recency is
-        what makes a tombstone beat an older neighbour that matches the same words (the
-        forget request is the newest thing the user said about it) while a fact stated
-        *after* the request beats the tombstone (relearning, F6's new value).
+        by the IDF-weighted share of the question they match, then by recency: a fact stated
+        *after* the request beats the tombstone (relearning, F6's new value). A tombstone
+        must match the question better than a kept unit to hide it; on an equal match the
+        kept unit answers (issue 16: tombstones never hide what was kept), unless it is
+        someone else's thing and the question the user's.
         """
         q_tokens = sorted(set(tokenize(question)))
         if not q_tokens:
@@ -444,12 +445,30 @@ class EraseMem(MemorySystem):
                        * (WINDOW_TIE_LOSS if stone is not None and stone.kind == "window" else 1.0)) if focus else coverage
             ranked.append((-round(focused, 6), -round(coverage, 6), -when, -hit.score, hit.id))
         ranked.sort()
+        stones = self.tombstones.items
+        q_about_others = about_someone_else(question)
+
+        def speaks_for_question(doc_id: str) -> bool:
+            """A kept unit that may answer instead of a tombstone it ties with: any, unless
+            it is someone else's thing and the question the user's ("Jonas's number" or
+            "my mum's GP" is no answer to "my number", "my GP")."""
+            return doc_id not in stones and (q_about_others or not about_someone_else(self.store.units[doc_id].text))
+
+        chosen: list[tuple[str, float]] = []
+        for pos, (focused_key, coverage_key, _, neg_score, doc_id) in enumerate(ranked):
+            if doc_id in stones:
+                # the question is closer to something forgotten than to what follows — but a
+                # tombstone must match it *better* than a kept fact to hide it: "Where does
+                # Priyanka work?" matches her deleted birthday's tombstone and her kept job
+                # alike, and the job answers it
+                chosen += [(d, -s) for f, c, _, s, d in ranked[pos + 1:]
+                           if (f, c) == (focused_key, coverage_key) and speaks_for_question(d)]
+                break
+            chosen.append((doc_id, -neg_score))
 
         items: list[RetrievedItem] = []
         seen_turns: set[str] = set()
-        for _, _, _, neg_score, doc_id in ranked:
-            if doc_id in self.tombstones.items:
-                break  # the question is closer to something forgotten than to what follows
+        for doc_id, score in chosen:
             unit = self.store.units[doc_id]
             if self.item_text == "turn":
                 if unit.turn_id in seen_turns:
@@ -458,7 +477,7 @@ class EraseMem(MemorySystem):
                 text = self.store.turns[unit.turn_id].text.replace(FORGET_REQUEST_PLACEHOLDER, "").strip()
             else:
                 text = unit.text
-            items.append(RetrievedItem(text=text, score=-neg_score, store="units", id=unit.id,
+            items.append(RetrievedItem(text=text, score=score, store="units", id=unit.id,
                                        timestamp=unit.timestamp))
             if len(items) >= self.top_k:
                 break

@@ -305,6 +305,33 @@ def test_a_tombstone_that_only_ties_with_a_kept_fact_does_not_hide_it(tmp_path: 
     assert ask(system, "When is Odile's wedding anniversary?") == NOT_AVAILABLE
 
 
+def test_someone_elses_fact_stated_by_ellipsis_is_theirs_not_the_users(tmp_path: Path) -> None:
+    # "My brother Anselm's is 45" states his shoe size only with the sentence before it;
+    # "Anselm's shoe size" is his, so the user's own "42" (which says "shoe size") stays
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I need new hiking boots and my shoe size is 42."),
+        ("S1", 0, "assistant", "Size 42, noted."),
+        ("S1", 0, "user", "My brother Anselm's is 45, he keeps borrowing my old pairs anyway."),
+        ("S2", 1, "user", "Please forget Anselm's shoe size."),
+    ])
+    assert residue(system, "45") == []
+    assert "42" in ask(system, "What is my shoe size?")
+
+
+def test_a_subject_named_in_one_sentence_and_its_attribute_in_the_next(tmp_path: Path) -> None:
+    # "the Project Kestrel headcount" is stated in the sentence after the one naming the
+    # project: the headcount goes, the project and its launch date stay
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "We're launching Project Kestrel in the spring. Sponsor is Halvard Ruiz, launch date 12 May, headcount 14 people."),
+        ("S2", 1, "user", "Please forget the Project Kestrel headcount figure, the rest can stay."),
+    ])
+    assert residue(system, "14") == []
+    assert "12 May" in ask(system, "When is the launch date for Project Kestrel?")
+    assert "spring" in ask(system, "When are we launching Project Kestrel?")
+
+
 def test_my_gp_is_not_my_mums_gp(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

@@ -24,7 +24,7 @@ from pathlib import Path
 from bemula.systems.erasemem.categories import categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
-from bemula.systems.erasemem.oldvalue import find_old_value, value_kind, value_stated, values_of_kind
+from bemula.systems.erasemem.oldvalue import CONTEXT_WEIGHT, find_old_value, value_kind, value_stated, values_of_kind
 from bemula.systems.erasemem.owners import (
     KIN,
     MY_THING,
@@ -407,6 +407,9 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     # named by "father" as much)
     own_words = {w for m in re.finditer(r"\b(?:my|our)\s+([\w-]+)\b(?!['’])", phrase, re.I) for w in tokenize(m.group(1))}
     required = {t for t in alternatives if not _df(store, t) and t in own_words}
+    # "Rafael's blood type" is a fact about Rafael: a unit that says nothing of him (nor
+    # does the sentence before it) is someone else's blood type, most likely the user's own
+    named_owners = owners_of(phrase)
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
         unit = store.units.get(hit.id)
@@ -417,7 +420,17 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
                 continue
         elif modifiers and not any(says(unit, t) for t in modifiers):
             continue
-        coverage = 1.0 if required else sum(w for t, w in weights.items() if says(unit, t)) / total
+        before = store.said_before(unit)
+        if named_owners and named_owners.isdisjoint(unit.tokens) and (before is None or named_owners.isdisjoint(before.tokens)):
+            continue
+        if required:
+            coverage = 1.0
+        else:
+            # a word the unit leaves to the sentence before it counts for less: "My husband
+            # Rafael's is O+" after "my blood type is O negative" states Rafael's blood type
+            said = sum(w for t, w in weights.items() if says(unit, t))
+            context = sum(w for t, w in weights.items() if before is not None and not says(unit, t) and says(before, t))
+            coverage = (said + CONTEXT_WEIGHT * context) / total
         scored.append((hit.score, coverage, unit))
     if not scored:
         return []
@@ -439,7 +452,38 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     # a fact is stated a few times; a phrase that fits many units equally ("This might be
     # silly", a speaker's filler) names none of them: keep only the best few
     found.sort(key=lambda x: -x[0])
-    return [u for _, u in found[:MAX_PHRASE_MATCHES]]
+    return _statements_for(store, phrase, tokens, [u for _, u in found[:MAX_PHRASE_MATCHES]])
+
+
+def _own_value(unit: Unit, phrase_tokens: list[str]) -> bool:
+    """The unit writes a value the request does not: a number or a name of its own."""
+    said = set(phrase_tokens)
+    return any(not set(tokenize(m.group(0))) <= said for m in _VALUE_WORD.finditer(unit.text))
+
+
+#: a word that writes a value: one with a digit, or a capitalised word not opening a sentence
+_VALUE_WORD = re.compile(r"[^\s,;]*\d[^\s,;]*|(?<!^)(?<![.!?:]\s)\b[A-Z][\w'’-]+")
+
+
+def _statements_for(store: MemoryStore, phrase: str, tokens: list[str], units: list[Unit]) -> list[Unit]:
+    """A unit that only names the request's subject ("Kicking off Project Heron next week.")
+    gives way to the sentences of its turn that state the request's attribute with a value
+    ("Client is Lindqvist Logistics, deadline 30 June, budget €80,000 all in."): "the
+    Project Heron budget figure" is the budget, said in the next sentence."""
+    attribute = {t for t in _attribute_words(phrase) if store.df(t)}
+    if not attribute:
+        return units
+    out: list[Unit] = []
+    for unit in units:
+        if attribute.isdisjoint(unit.tokens) and not _own_value(unit, tokens):
+            siblings = [store.units[i] for i in store.turns[unit.turn_id].unit_ids if i in store.units and i != unit.id]
+            stating = [v for v in siblings if not attribute.isdisjoint(v.tokens) and _own_value(v, tokens)]
+            if stating:
+                out += [v for v in stating if v not in out]
+                continue
+        if unit not in out:
+            out.append(unit)
+    return out
 
 
 #: where a target says which conversation it was said in: "… that I brought up in our chat on

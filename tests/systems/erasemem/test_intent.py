@@ -931,3 +931,22 @@ def test_the_verbs_particle_before_a_quantifier_is_no_part_of_the_target() -> No
     assert intent is not None and intent.kind == ForgetKind.CATEGORY and "health" in intent.categories, intent
     intent = parse_forget_request("Please clear out my old addresses.")
     assert intent is not None and intent.targets == ["my old addresses"], intent
+
+
+# --- someone else's fact, named by a possessive pronoun ---
+
+
+def test_a_third_persons_fact_named_by_pronoun_is_a_request_when_memory_holds_it() -> None:
+    # "remove his blood type" shows no sign the object is the user's: it is a request only
+    # when memory holds such a thing, and a chat artefact ("her last message") never is
+    holds = lambda phrase: "blood" in phrase or "message" in phrase  # noqa: E731
+    intent = parse_forget_request("Tomasz is private about health stuff, so could you remove his blood type?", known=holds)
+    assert intent is not None and intent.kind == ForgetKind.FACT and intent.targets == ["his blood type"]
+    assert parse_forget_request("Could you remove his blood type?", known=lambda phrase: False) is None
+    assert parse_forget_request("Delete her last message, it repeats the first one.", known=holds) is None
+
+
+def test_a_thing_no_longer_needed_is_what_forget_it_points_at() -> None:
+    intent = parse_forget_request("the kettle's arrived so you don't need its order number anymore, forget it")
+    assert intent is not None and intent.kind == ForgetKind.FACT
+    assert intent.targets == ["its order number"]

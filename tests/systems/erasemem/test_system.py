@@ -928,3 +928,45 @@ def test_a_conversation_named_by_an_occasion_finds_that_session(tmp_path: Path) 
     assert system.stats()["receipts"][0]["request_kind"] == "F5"
     assert "fraud" not in " ".join(u.text for u in system.store.units.values())
     assert "7731" in ask(system, "What's my bike lock code?")
+
+
+def test_a_pronoun_in_a_target_means_who_the_request_names() -> None:
+    from bemula.systems.erasemem.resolve import without_pronoun
+
+    said = ["I went on and on about Lucan's girlfriend last night, which was silly."]
+    assert without_pronoun("her name", said, []) == "Lucan's girlfriend's name"
+    assert without_pronoun("what she does for work", said, []) == "what Lucan's girlfriend does for work"
+    assert without_pronoun("her address", ["My sister Ottilie moved last week."], []) == "Ottilie's address"
+    # an object pronoun stays: the statement says it the same way ("I lent him £300")
+    assert without_pronoun("the money I lent him", ["He is my brother."], []) == "the money I lent him"
+    # "its" points at a thing named in the sentence that asks, not a person's possessive before
+    assert without_pronoun("its order number", [], ["the kettle's here, you don't need its order number anymore"]) == \
+        "the kettle's order number"
+    assert without_pronoun("its name", ["Rory at the travel agent's rang."], ["please do not keep its name"]) == "its name"
+
+
+def test_forgetting_someones_fact_named_by_pronoun(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My colleague Ines covers for me on Fridays. Her mobile is 0612 334 556."),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "My own mobile is 0687 120 993, if you need it for forms."),
+        ("S2", 1, "user", "Ines asked me not to keep her details around, so please delete her mobile."),
+    ])
+    assert residue(system, "556") == []
+    assert "0687 120 993" in ask(system, "What is my mobile number?")
+    assert "Fridays" in ask(system, "Who covers for me on Fridays?")
+
+
+def test_a_things_code_is_not_its_siblings(tmp_path: Path) -> None:
+    # "the lamp's tracking number" is the one said with the lamp, not the chair's, which
+    # says "tracking number" outright
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "two parcels coming. the armchair tracking number is QX5510098812"),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "the reading lamp, QX5510098821."),
+        ("S2", 1, "user", "the lamp's here so you dont need its tracking number anymore, forget it"),
+    ])
+    assert residue(system, "QX5510098821") == []
+    assert "QX5510098812" in ask(system, "What's the tracking number for the armchair?")

@@ -205,6 +205,10 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             # ("forget the coffee"), not the task at hand ("forget the formal tone and …")
             if _NEGATED_MEMORY_VERB.match(verb) or match.group("verb2"):
                 return match  # "don't store if the newborn is a girl": keeping is about memory
+            if (known is not None and re.match(r"\s+(?:his|her|their|its)\s+\w", rest, re.I)
+                    and not re.match(r"\s+\w+\s+(?:[\w-]+\s+){0,2}?" + _ARTEFACT + r"\b", rest, re.I)
+                    and _names_a_thing(rest) and known(clean_target(rest))):
+                return match  # "could you remove his blood type": someone's fact memory holds
             if not _DIRECT_VERBS.match(verb) or (known is not None and _names_a_thing(rest)
                                                  and not known(clean_target(rest))):
                 continue
@@ -495,7 +499,10 @@ _OFF_LIMITS = re.compile(
     r"not\s+something|personal)"
     # "What I told you when we talked about my cover letter was more than I should have shared"
     r"|(?P<said>\bwhat\s+i\s+(?:told\s+you|said|shared|mentioned|wrote)\b.+?)\s+(?:was|is)\s+(?:more\s+than\s+i\s+"
-    r"should\s+have\s+(?:shared|said|told\s+you)|too\s+much|too\s+personal|oversharing|private|none\s+of\s+your)",
+    r"should\s+have\s+(?:shared|said|told\s+you)|too\s+much|too\s+personal|oversharing|private|none\s+of\s+your)"
+    # "lamp's here so you don't need its tracking number anymore, forget it"
+    r"|\b(?:don't|dont|don’t|do\s+not|won't|wont|no\s+longer)\s+need\s+(?:to\s+(?:keep|know|remember|have)\s+)?"
+    r"(?P<unneeded>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+(?:any\s*more|any\s+longer)\b",
     re.I,
 )
 
@@ -523,7 +530,7 @@ def _antecedent(clause: str) -> str | None:
     "delete it"."""
     m = _OFF_LIMITS.search(clause)
     if m:
-        return (m.group("np") or m.group("said")).strip()
+        return (m.group("np") or m.group("said") or m.group("unneeded")).strip()
     m = _OLD_SUBJECT.match(clause)
     if m:
         return m.group("np")

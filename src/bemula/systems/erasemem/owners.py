@@ -19,11 +19,11 @@ SELF = "~me"
 #: categories whose facts are about other people: a request for them keeps those people in
 PEOPLE_CATEGORIES = frozenset({"family", "relationships", "contacts", "pets"})
 #: relatives and others whose facts a request about "my health stuff" does not mean
-_KIN_WORDS = (r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|sister|brother|grandma|"
+KIN_WORDS = (r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|sister|brother|grandma|"
               r"grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|boss|kids?|child|baby|"
               r"girlfriend|boyfriend|flatmate|roommate|colleague)")
-KIN = re.compile(r"\b" + _KIN_WORDS + r"(?:'s|’s)?\b", re.I)
-_MY_KIN = re.compile(r"\bmy\s+(?:\w+\s+)?" + _KIN_WORDS + r"(?:'s|’s)?\b", re.I)
+KIN = re.compile(r"\b" + KIN_WORDS + r"(?:'s|’s)?\b", re.I)
+_MY_KIN = re.compile(r"\bmy\s+(?:\w+\s+)?" + KIN_WORDS + r"(?:'s|’s)?\b", re.I)
 _SELF_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|my|me|mine)\b", re.I)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from importlib import resources
@@ -27,6 +27,7 @@ from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, 
 from bemula.systems.erasemem.oldvalue import CONTEXT_WEIGHT, find_old_value, value_kind, value_stated, values_of_kind
 from bemula.systems.erasemem.owners import (
     KIN,
+    KIN_WORDS,
     MY_THING,
     OTHER_PRONOUNS,
     PEOPLE_CATEGORIES,
@@ -356,6 +357,12 @@ def _sessions_in(store: MemoryStore, ref: TimeReference, request_turn_id: str | 
     return hit
 
 
+#: a possessor in a target: "Rafael's", "the lamp's", "Greg's girlfriend's"
+_POSSESSOR_WORD = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|where|how|one|today|tomorrow|"
+                             r"yesterday|year|week|month|day|night|everyone|everybody)(?:'s|’s))([A-Za-z]{3,})(?:'s|’s)\b",
+                             re.I)
+
+
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
     """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage.
     When no unit holds the phrase's own words, each word may be said by another of its group
@@ -384,6 +391,12 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     searched = [*tokens, *(a for t in tokens for a in sorted(alternatives.get(t, ())))]
     hits = store.index.search_tokens(phrase, searched, k=max(len(store.index), 1))
     head = head_of(phrase)
+    # "Rafael's blood type" is about Rafael: a unit that says nothing of him (nor does the
+    # sentence before it) is someone else's blood type, most likely the user's own; "the
+    # lamp's tracking number" is not the desk chair's
+    # (the nearest possessor owns it: "Greg's girlfriend's name" is the girlfriend's, not Greg's)
+    possessors = [m.group(1) for m in _POSSESSOR_WORD.finditer(phrase)]
+    named_owners = set(tokenize(possessors[-1])) if possessors else owners_of(phrase)
     weights = phrase_weights(store, tokens, head)
     if alternatives:
         # a word memory never says ("teeth") weighs as much as its rarest alternative does
@@ -407,9 +420,6 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     # named by "father" as much)
     own_words = {w for m in re.finditer(r"\b(?:my|our)\s+([\w-]+)\b(?!['’])", phrase, re.I) for w in tokenize(m.group(1))}
     required = {t for t in alternatives if not _df(store, t) and t in own_words}
-    # "Rafael's blood type" is a fact about Rafael: a unit that says nothing of him (nor
-    # does the sentence before it) is someone else's blood type, most likely the user's own
-    named_owners = owners_of(phrase)
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
         unit = store.units.get(hit.id)
@@ -418,11 +428,13 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         if required:
             if not all(says(unit, t) for t in required):
                 continue
-        elif modifiers and not any(says(unit, t) for t in modifiers):
-            continue
         before = store.said_before(unit)
-        if named_owners and named_owners.isdisjoint(unit.tokens) and (before is None or named_owners.isdisjoint(before.tokens)):
-            continue
+        if not required and modifiers and not any(says(unit, t) for t in modifiers) and not (
+                named_owners and before is not None and any(says(before, t) for t in modifiers & named_owners)):
+            continue  # (an owner may be named in the sentence before: "Ines … Her mobile is …")
+        if (named_owners and named_owners.isdisjoint(unit.tokens) and (before is None or named_owners.isdisjoint(before.tokens))
+                and not OTHER_PRONOUNS.search(unit.text)):
+            continue  # ("His National Insurance number is …" may be Emeka's: a pronoun passes)
         if required:
             coverage = 1.0
         else:
@@ -469,13 +481,16 @@ def _statements_for(store: MemoryStore, phrase: str, tokens: list[str], units: l
     """A unit that only names the request's subject ("Kicking off Project Heron next week.")
     gives way to the sentences of its turn that state the request's attribute with a value
     ("Client is Lindqvist Logistics, deadline 30 June, budget €80,000 all in."): "the
-    Project Heron budget figure" is the budget, said in the next sentence."""
+    Project Heron budget figure" is the budget, said in the next sentence. So does one that
+    names only whose fact it is: "Ines's mobile" is not "My colleague Ines covers for me on
+    Fridays." but the next sentence, "Her mobile is 0612 334 556."."""
     attribute = {t for t in _attribute_words(phrase) if store.df(t)}
+    owned = bool(owners_of(phrase))
     if not attribute:
         return units
     out: list[Unit] = []
     for unit in units:
-        if attribute.isdisjoint(unit.tokens) and not _own_value(unit, tokens):
+        if attribute.isdisjoint(unit.tokens) and (not _own_value(unit, tokens) or owned):
             siblings = [store.units[i] for i in store.turns[unit.turn_id].unit_ids if i in store.units and i != unit.id]
             stating = [v for v in siblings if not attribute.isdisjoint(v.tokens) and _own_value(v, tokens)]
             if stating:
@@ -596,16 +611,77 @@ def kept_by_exception(store: MemoryStore, phrase: str, request_turn_id: str) -> 
 
 _PRONOUN_OWNER = re.compile(r"\b(?:his|her|hers|its|their|them|him)\b", re.I)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
+#: a pronoun standing for a person or a thing, in a target ("her name", "what she does for
+#: work", "its tracking number")
+#: (not an object pronoun: "the money I lent him" is said "I lent him ₹6 lakh" where it was stated)
+_PRONOUN = re.compile(r"\b(?P<possessive>his|its|their|her(?=\s+(?!(?:and|or|to|for|from|about|at|in|on|with|ok|okay|"
+                      r"please|anymore|again|too|back)\b)[a-z]))\b|\b(?P<subject>she|he|they)\b", re.I)
+#: who a pronoun can point back to: "Greg's girlfriend", "my husband Rafael", "my sister",
+#: "Rafael" (a name is checked against memory: it must be written capitalised mid-sentence)
+_PERSON_REFERENCE = re.compile(
+    rf"\b(?P<owned>[A-Z][a-z]+(?:'s|’s)\s+(?i:(?:(?:new|old|current|ex|ex-)\s*)?{KIN_WORDS}))\b"
+    rf"|\b(?i:my\s+(?:(?:new|old|current|ex|ex-|little|big|older|younger)\s*)?{KIN_WORDS})(?:\s+(?P<named>[A-Z][a-z]+))?\b"
+    r"|\b(?P<name>[A-Z][a-z]{2,})\b")
+#: a thing's possessive, for "its": "lamp's here, you don't need its tracking number"
+_THING_POSSESSIVE = re.compile(r"\b(?:the\s+)?(?P<thing>[a-z]{3,})(?:'s|’s)\b")
 
 
 #: capitalised words that name a day or a month, not whose thing it is
 _CALENDAR = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april
 may june july august september october november december""".split())
+#: capitalised words that open sentences and are no one's name
+_NOT_A_NAME = frozenset(tokenize("""i the my she he they it we you good hi hey hello thanks sorry okay ok yes no
+please also actually so but and well oh ah anyway just maybe sure right""")) | _CALENDAR
+
+
+def _is_name_in(store: MemoryStore, word: str) -> bool:
+    """A capitalised word memory writes capitalised mid-sentence: a name, not "Good"."""
+    token = tokenize(word)
+    if not token or token[0] in _NOT_A_NAME or not store.df(token[0]):
+        return False
+    mid = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b")
+    return any(mid.search(u.text) for u in store.units_containing({token[0]}) if token[0] in u.tokens)
+
+
+def _antecedent(phrase: str, statements: list[str], directives: list[str], store: MemoryStore | None) -> str | None:
+    """What the phrase's pronoun points back to, in the request's sentences (the last one
+    named wins): a person for "her"/"she"; for "its", a thing's possessive in the sentence
+    that asks ("lamp's here so you don't need its tracking number anymore")."""
+    pronouns = [m for m in _PRONOUN.finditer(phrase)]
+    if not pronouns:
+        return None
+    if all(m.group(0).lower() == "its" for m in pronouns):
+        things = [m.group("thing") for st in directives for m in _THING_POSSESSIVE.finditer(st)
+                  if m.group("thing") not in ("that", "it", "what", "there", "here", "who", "let", "he", "she")]
+        return f"the {things[-1]}" if things else None
+    found: list[str] = []
+    for statement in [*statements, *directives]:
+        for m in _PERSON_REFERENCE.finditer(statement):
+            if m.group("owned"):
+                found.append(m.group("owned"))
+            elif m.group("named") or (m.group("name") is None):
+                found.append(m.group("named") or m.group(0))
+            elif store is not None and m.group("name") and _is_name_in(store, m.group("name")):
+                found.append(m.group("name"))
+    return found[-1] if found else None
+
+
+def without_pronoun(phrase: str, statements: list[str], directives: list[str], store: MemoryStore | None = None) -> str:
+    """A target that names its owner by pronoun, said with what the pronoun points at in the
+    request's other sentences: "her name" after "I went on about Greg's girlfriend" is
+    "Greg's girlfriend's name", "what she does for work" is "what Greg's girlfriend does for
+    work", "its tracking number" after "lamp's here" is "the lamp's tracking number"."""
+    if not _PRONOUN.search(phrase):
+        return phrase
+    antecedent = _antecedent(phrase, statements, directives, store)
+    if antecedent is None:
+        return phrase
+    return _PRONOUN.sub(lambda m: f"{antecedent}'s" if m.group("possessive") else antecedent, phrase)
 
 
 def with_context(phrase: str, statements: list[str]) -> str:
-    """A phrase that names its owner by pronoun ("her registration") with the names the
-    rest of the request gives ("… a permit for the Clio"): what the pronoun points at."""
+    """A phrase that still names its owner by pronoun (no antecedent found) with the names
+    the rest of the request gives ("her registration" … "a permit for the Clio")."""
     if not _PRONOUN_OWNER.search(phrase):
         return phrase
     names = [m.group(1) for st in statements for m in _NAME.finditer(st.strip())
@@ -624,6 +700,10 @@ def resolve(
     """The units ``intent`` means and how to purge them. ``semantic``: when a named target
     matches no unit by its words, the nearest unit by meaning (``-o semantic=true``)."""
     res = Resolution()
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
+        # "remove his blood type": whose, from the request's other sentences
+        said_as = {without_pronoun(p, intent.statements, intent.directives, store): p for p in intent.targets}
+        intent = replace(intent, targets=list(said_as))
     selected: dict[str, Unit] = {}
     preset_trims: dict[str, tuple[str, str]] = {}  # unit id -> (part that goes, the rest), decided already
     _ = store.doc_freq  # value words are chosen by frequency: know every unit's tokens once
@@ -645,11 +725,15 @@ def resolve(
                     continue
             # "the number on my passport that I brought up in our chat on my slow phone": the
             # thing, and the conversation it was said in (which of its mentions is meant)
+            as_said = split_told_in(said_as.get(phrase, phrase))[0]
             phrase, topic = split_told_in(phrase)
             keys = code_keys(phrase) | date_keys(phrase)
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
             found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id)
+            if not found and as_said != phrase:
+                # the statement may use the pronoun too ("what she does: teaches Pilates")
+                found = match_phrase(store, with_context(as_said, intent.statements), exclude_turn=request_turn_id)
             if topic and len(found) > 1:
                 there = _event_session(store, topic, session_id)
                 found = [u for u in found if u.session_id == there] or found

@@ -970,3 +970,28 @@ def test_a_things_code_is_not_its_siblings(tmp_path: Path) -> None:
     ])
     assert residue(system, "QX5510098821") == []
     assert "QX5510098812" in ask(system, "What's the tracking number for the armchair?")
+
+
+def test_a_request_that_names_the_values_purges_those_and_not_the_rest_of_their_sentence(tmp_path: Path) -> None:
+    # "Dr" is a title every doctor shares, and "optician" says what the values were: neither
+    # is purged, so the daughter's optician and the new one stay
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For years my optician was Dr Faraday at ClearSight, but I switched to Dr Amari at Lens & Co."),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "My daughter Ngozi sees Dr Lindqvist, the children's optician at Lens & Co."),
+        ("S2", 1, "user", "Could you forget about Dr Faraday and ClearSight? I'm never going back."),
+    ])
+    assert residue(system, "Faraday", "ClearSight") == []
+    assert "Lindqvist" in ask(system, "Who is Ngozi's optician?")
+    assert "Amari" in ask(system, "Who did I switch to?")
+
+
+def test_what_a_request_says_to_keep_after_a_comma_is_its_exception() -> None:
+    from bemula.systems.erasemem.intent import parse_forget_request
+    from bemula.systems.erasemem.resolve import exceptions_of
+
+    intent = parse_forget_request("Please forget Harlow Fitness and Penrith Leisure, just keep Tamsworth Gym.")
+    assert intent is not None and exceptions_of(intent) == ["Tamsworth Gym"]
+    intent = parse_forget_request("Delete my old addresses, and keep only the current one.")
+    assert intent is not None and exceptions_of(intent) == ["the current one"]

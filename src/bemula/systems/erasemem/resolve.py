@@ -250,6 +250,13 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
 _BARE_VALUE = re.compile(r"[^A-Za-z]*\d[^A-Za-z]*")
 
 
+#: a target that is only a value: capitalised words and codes ("Dr Thorsby", "Smile Studio")
+_NAMED_VALUE_PHRASE = re.compile(r"(?![Mm]y\b|[Oo]ur\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b|[Yy]our\b|[Tt]he\s+[a-z])(?:[Tt]he\s+)?"
+                                 r"(?:(?:[A-Z][\w'’.&-]*|[\w-]*\d[\w-]*)(?:\s+|$))+")
+#: titles before a name, shared by every name with one
+_TITLES = frozenset(tokenize("dr mr mrs ms miss mx prof sir dame"))
+
+
 def _attribute_words(phrase: str) -> set[str]:
     """A target phrase's lower-case words: capitalised words and codes name values."""
     return {t for word in phrase.split() if not (word[:1].isupper() or any(ch.isdigit() for ch in word))
@@ -258,14 +265,16 @@ def _attribute_words(phrase: str) -> set[str]:
 
 _EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for|"
                      r"(?:but|though)\s+(?:please\s+)?keep(?:\s+only)?|the\s+(?:one\s+|only\s+)?exception\s+(?:is|being))"
-                     r"\s+(?P<x>[^.;!?—–]+)", re.I)
+                     r"\s+(?P<x>[^.;!?—–]+)"
+                     # "forget EDF and Bulb, just keep Octopus"
+                     r"|,\s*(?:(?:and|just|only|please)\s+)+keep(?:\s+(?:only|just))?\s+(?P<kept>[^.;!?—–]+)", re.I)
 _KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
 
 def exceptions_of(intent: ForgetIntent) -> list[str]:
     """What a request keeps out of what it removes ("except the onsite date", "Keep only the
     payment date, because …")."""
-    out = [m.group("x").strip() for t in [*intent.targets, *intent.directives, *intent.statements]
+    out = [(m.group("x") or m.group("kept")).strip() for t in [*intent.targets, *intent.directives, *intent.statements]
            for m in _EXCEPT.finditer(t)]
     for statement in intent.statements:
         for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED, _JUST_THIS):
@@ -493,10 +502,11 @@ def _statements_for(store: MemoryStore, phrase: str, tokens: list[str], units: l
         if attribute.isdisjoint(unit.tokens) and (not _own_value(unit, tokens) or owned):
             siblings = [store.units[i] for i in store.turns[unit.turn_id].unit_ids if i in store.units and i != unit.id]
             stating = [v for v in siblings if not attribute.isdisjoint(v.tokens) and _own_value(v, tokens)]
-            if stating:
-                out += [v for v in stating if v not in out]
-                continue
-        if unit not in out:
+        else:
+            stating = []
+        if stating:
+            out += [v for v in stating if v not in out]
+        elif unit not in out:
             out.append(unit)
     return out
 
@@ -951,6 +961,10 @@ def resolve(
     described = set().union(*(_attribute_words(p) for p in intent.targets)) if intent.targets else set()
     # whose thing it is ("Jess's new tablets") is no value either: Jess stays in every other memory
     described |= {t for p in intent.targets for m in re.finditer(r"\b([A-Z][\w-]+)['’]s\b", p) for t in tokenize(m.group(1))}
+    # the values a request names outright, every word a name or a code ("Dr Thorsby", "Smile
+    # Studio", "SV5520781"), without a title ("Dr" is also Dr Okonjo's)
+    named_values = {t for p in intent.targets if _NAMED_VALUE_PHRASE.fullmatch(p.strip())
+                    for t in tokenize(p) if t not in _TITLES}
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         # "… don't hold on to that one. Keep the cholesterol one": what the request keeps stays
         for unit in kept_units:
@@ -961,10 +975,16 @@ def resolve(
                 del selected[uid]
                 res.trims[uid] = trim
                 part_tokens = set(tokenize(trim[0]))
-                values = {t for t in value_tokens_of(store, unit) if t in part_tokens} or (part_tokens - described - GENERIC)
-                # the part that goes is one fact: every rare word of it is its value ("not
-                # available on Mondays because of childcare": Mondays as well as childcare)
-                values |= {t for t in part_tokens - described - GENERIC - META if 0 < _df(store, t) <= MAX_VALUE_DF}
+                named_here = named_values & part_tokens
+                if named_here:
+                    # "forget Dr Thorsby and Smile Studio": the request names the values; the
+                    # part's other words ("my dentist was …") say what they were
+                    values = named_here
+                else:
+                    values = {t for t in value_tokens_of(store, unit) if t in part_tokens} or (part_tokens - described - GENERIC)
+                    # the part that goes is one fact: every rare word of it is its value ("not
+                    # available on Mondays because of childcare": Mondays as well as childcare)
+                    values |= {t for t in part_tokens - described - GENERIC - META if 0 < _df(store, t) <= MAX_VALUE_DF}
                 res.value_tokens |= (values - described) or values
                 res.code_keys |= code_keys(trim[0]) | date_keys(trim[0])
                 res.unit_ghosts.append(tuple(tokenize(trim[0])))

@@ -950,3 +950,42 @@ def test_a_thing_no_longer_needed_is_what_forget_it_points_at() -> None:
     intent = parse_forget_request("the kettle's arrived so you don't need its order number anymore, forget it")
     assert intent is not None and intent.kind == ForgetKind.FACT
     assert intent.targets == ["its order number"]
+
+
+@pytest.mark.parametrize(
+    ("text", "target_word"),
+    [
+        ("Council tax went up again. Whatever amount you had before, replace it.", "amount"),
+        ("It's Dr Mensah who's my dentist now. Could you replace the previous dentist in your notes?", "dentist"),
+        ("My cardiologist switched me off bisoprolol. Please replace the bisoprolol in whatever you have on me with the new one.",
+         "bisoprolol"),
+        ("I'm on 52k now, so whatever salary figure you had before, overwrite it.", "salary"),
+    ],
+)
+def test_replacing_what_memory_holds_removes_the_old_value(text: str, target_word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert any(target_word in t.lower() for t in intent.targets), intent
+    assert not any(" with " in t for t in intent.targets), intent  # the new value is no target
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please replace the onions with leeks in this recipe.",
+        "Replace my CV summary with this paragraph.",
+        "Can you replace the intro with something punchier?",
+        "Should I replace the old tyres before winter?",
+        "I'd like to replace my old laptop, any suggestions?",
+    ],
+)
+def test_replacing_things_that_are_not_memory_is_no_request(text: str) -> None:
+    assert parse_forget_request(text) is None, text
+
+
+def test_a_second_removal_verb_starts_a_second_target() -> None:
+    intent = parse_forget_request("Please delete my locker code and forget my badge number.")
+    assert intent is not None and intent.kind == ForgetKind.FACTS
+    assert intent.targets == ["my locker code", "my badge number"]
+    intent = parse_forget_request("Please replace Okafor with Mensah everywhere and forget Okafor.")
+    assert intent is not None and intent.targets == ["Okafor"]

@@ -333,12 +333,15 @@ _TAIL_STRIP = [
     r"\s+from\s+(?:what|everything|anything|the\s+things?)\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|"
     r"mentioned|shared)\b.*$",
     r"\s+(?:on|in)\s+(?:record|file|memory)\b.*$",
+    # "replace the old company in your memory", "the amlodipine in whatever you have on me"
+    r"\s+in\s+(?:your|the)\s+(?:memory|notes?|records?|files?)\b.*$",
+    r"\s+in\s+(?:whatever|what|everything)\s+you(?:'ve|’ve)?\s+(?:have|got|keep|stored?)\b.*$",
     # "you don't need to keep that address for anything anymore"
     r"\s+for\s+(?:anything|everything|any\s+reason|any\s+purpose)\b.*$",
     # "I don't want all that kept somewhere": where it would be kept is no part of the target
     r"\s+(?:somewhere|anywhere|around|about\s+the\s+place)\s*$",
     r"\s+(?:any\s*more|anymore|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
-    r"forever|immediately|please|thanks|thank\s+you|if\s+you\s+can|if\s+you\s+could|altogether)\s*$",
+    r"forever|immediately|please|thanks|thank\s+you|if\s+you\s+can|if\s+you\s+could|altogether|everywhere)\s*$",
 ]
 _QUANTIFIED = re.compile(
     r"^(?:anything|everything|whatever|all|every\s+(?:detail|thing|fact|bit)|any\s+(?:detail|info|"
@@ -381,7 +384,8 @@ _CHANGE = re.compile(
 )
 #: a statement that tells of a change (for resolution: where the replaced attribute is named)
 CHANGE_CUE = _CHANGE
-_LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|\s+[+&]\s+|"
+_LIST_SPLIT = re.compile(r"\s*(?:,?\s+and\s+(?:also\s+|then\s+)?(?:forget|delete|remove|erase|wipe|drop|scrap|bin|ditch|purge|"
+                         r"lose)\s+|,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|\s+[+&]\s+|"
                          r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+)\s*", re.I)
 #: what a further item of a list opens with ("…, my phone", "…, and the PIN", "…, 2093")
 _LIST_ITEM = re.compile(
@@ -442,9 +446,11 @@ def clean_target(raw: str) -> str:
 
 def split_targets(target: str) -> list[str]:
     """"my home address and my phone number" -> two targets; "rock and roll" stays one."""
-    parts = [p.strip(" ,.;:") for p in _LIST_SPLIT.split(target) if p.strip(" ,.;:")]
+    raw_parts = [p.strip(" ,.;:") for p in _LIST_SPLIT.split(target) if p.strip(" ,.;:")]
+    parts = list(dict.fromkeys(raw_parts))
     if len(parts) < 2:
-        return [target]
+        # "Whitfield and forget Whitfield": one thing named twice
+        return parts if len(raw_parts) > 1 and _NAMED.match(parts[0]) else [target]
     if all(_PART_START.match(p) for p in parts[1:]) and (
         _PART_START.match(parts[0]) or len(parts[0].split()) >= 3
     ):
@@ -485,7 +491,7 @@ _ANTECEDENT_CUE = re.compile(
     r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
     r"(?:have|'ve)\s+(?:typed|written|put|entered|sent|posted|pasted)|typed|wrote|entered|pasted|"
-    r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+stored|you\s+kept|"
+    r"inferred|concluded|assumed|deduced|you\s+know|you\s+have|you\s+had|you\s+stored|you\s+kept|"
     # "If you've held on to my dentist appointment, let go of that"; "I'm not comfortable with
     # you retaining the chat we had on September 21, so let it all go"
     r"you(?:'ve|’ve|\s+have)?\s+(?:already\s+)?(?:been\s+)?(?:stor(?:ed|ing)|kept|keeping|sav(?:ed|ing)|held\s+on\s+to|"
@@ -553,6 +559,8 @@ def _antecedent(clause: str) -> str | None:
             # speech verb, what follows it only says when
             head = re.sub(r"\s*\b(?:that|which)?\s*(?:i|i've|i’ve|i\s+have|we)\s*$", "", clause[: m.start()],
                           flags=re.I).strip(" ,.;:!?—–-")
+            # "I'm on 52k now, so whatever salary figure you had before": the last clause's
+            head = re.split(r",\s*(?:(?:so|and|but)\s+)?", head)[-1].strip()
             if re.fullmatch(r"(?:.*\W)?(?:everything|anything|all|whatever|what|all\s+of\s+what|stuff)", head, re.I):
                 # "Everything I told you yesterday": what was said then (a window), not a thing
                 return clause.strip(" ,.;:!?—–-")
@@ -649,7 +657,7 @@ _SCREEN = re.compile(
 _QUICK_WORDS = re.compile(
     "forget|forgt|foget|frget|forgte|froget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|"
-    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|want you|rather you|prefer you|soon you|sooner you|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -704,7 +712,7 @@ _TEXTING: list[_Rewrite] = [
     (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and", ()),
     (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd ", ("id",)),
     (r"\byouve\b", "you've", ("youve",)), (r"\bthats\b", "that's", ("thats",)),
-    (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
+    (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bshud\b", "should", ("shud",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
     (r"\bconvo(s?)\b", r"conversation\1", ("convo",)),
     # the request's own verb mistyped: "forgt it plz", "foget my PIN"
     (r"\b(?:forgt|foget|frget|forgte|froget)\b", "forget", ("forgt", "foget", "frget", "forgte", "froget")),
@@ -757,6 +765,16 @@ _IDIOMS: list[_Rewrite] = [
     (r"\bif\s+nothing\s+(?:about|of|on|from)\s+((?:(?!\bstay)[^.?!;]){2,60}?)\s+(?:stayed|stays|remained|remains|"
      r"was\s+kept|were\s+kept|was\s+stored)\b(?:\s+(?:in\s+your\s+(?:memory|notes|records)|with\s+you))?",
      r", please forget everything about \1", ("nothing",)),
+    # "replace the previous GP in memory", "overwrite the figure you had before": an update's
+    # old value goes (only with a sign the object is what memory holds, not "replace the
+    # onions with leeks")
+    (r"\b(?:replace|swap\s+out)\s+((?:(?!\bwith\b)[^.?!;]){2,80}?)\s+with\s+(?:the\s+new\s+one|the\s+new\s+\w+|[^.?!;]{1,60}?)"
+     r"(?:\s+everywhere)?(?=\s*(?:[.?!;]|$|,?\s+(?:please|instead|from\s+now\s+on|and)\b))", r"remove \1", ("replace", "swap out")),
+    (r"(\b(?:you\s+had|you\s+have|you've\s+got|before|previous|old)\b[^.?!;]{0,40}?)\b(?:replace|overwrite)\s+"
+     r"(it|that|them)\b", r"\1remove \2", ("replace", "overwrite")),
+    (r"\b(?:replace|overwrite|swap\s+out)\s+(?=[^.?!;]*\b(?:old|previous|former|earlier|before|memory|notes|records|"
+     r"everywhere|you\s+had|you\s+have|you've\s+got|on\s+file|out\s+of\s+date|isn't\s+accurate|not\s+accurate)\b)",
+     "remove ", ("replace", "overwrite", "swap out")),
     # "Nothing from tonight needs to be remembered" -> "forget everything from tonight"
     (r"(^|[.!?;:]\s+)nothing\s+(from|about|of)\s+((?:(?!\bneeds?\b)[^.?!;]){2,60}?)\s+needs?\s+to\s+be\s+"
      r"(?:remembered|kept|stored|saved)\b", r"\1please forget everything I told you \2 \3", ("nothing",)),

@@ -989,3 +989,44 @@ def test_a_second_removal_verb_starts_a_second_target() -> None:
     assert intent.targets == ["my locker code", "my badge number"]
     intent = parse_forget_request("Please replace Okafor with Mensah everywhere and forget Okafor.")
     assert intent is not None and intent.targets == ["Okafor"]
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("actually scratch tomas's address, he asked me not to pass it around", "tomas's address"),
+        ("Honestly I'm not comfortable with the garage code being stored anywhere. Please delete it.", "the garage code"),
+        ("I'd rather you didn't hold anything about the insulin mix-up, it was nothing.", "the insulin mix-up"),
+        ("mum asked me not to tell anyone about the £3,000 and now it feels odd that you know. i'd prefer you not remember it",
+         "the £3,000"),
+        ("Legal says the Osprey contract value is confidential for now. Please remove that figure from your memory.",
+         "the Osprey contract value"),
+        ("forget that parcel's tracking number, the sofa one's still live", "parcel's tracking number"),
+    ],
+)
+def test_more_ways_people_point_at_what_to_forget(text: str, target: str) -> None:
+    intent = parse_forget_request(text, known=lambda phrase: True)
+    assert intent is not None, text
+    assert intent.targets == [target], intent
+
+
+def test_taking_a_detail_off_is_a_request_and_taking_a_coat_off_is_not() -> None:
+    holds = lambda phrase: True  # noqa: E731
+    intent = parse_forget_request("Eamon moved away last month. Please take his number off.", known=holds)
+    assert intent is not None and intent.targets == ["his number"]
+    assert parse_forget_request("Take your coat off and stay a while.", known=holds) is None
+    assert parse_forget_request("Can you take the phone number off the flyer?", known=holds) is None
+
+
+def test_what_a_request_says_is_still_live_is_kept() -> None:
+    from bemula.systems.erasemem.resolve import exceptions_of
+
+    intent = parse_forget_request("forget that parcel's tracking number, the sofa one's still live")
+    assert intent is not None and exceptions_of(intent) == ["the sofa one"]
+
+
+def test_a_passive_after_got_is_no_new_value() -> None:
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    assert new_value_of(["the trip got cancelled, typical."], set()) is None
+    assert new_value_of(["I got a Brompton last week."], set()) == "Brompton"

@@ -995,3 +995,15 @@ def test_what_a_request_says_to_keep_after_a_comma_is_its_exception() -> None:
     assert intent is not None and exceptions_of(intent) == ["Tamsworth Gym"]
     intent = parse_forget_request("Delete my old addresses, and keep only the current one.")
     assert intent is not None and exceptions_of(intent) == ["the current one"]
+
+
+def test_a_pronoun_agrees_with_whom_it_points_at() -> None:
+    from bemula.systems.erasemem.intent import parse_forget_request
+    from bemula.systems.erasemem.resolve import exceptions_of, without_pronoun
+
+    said = ["My brother Tadhg moved out last month.", "Keep my sister's details."]
+    assert without_pronoun("his number", said, []) == "Tadhg's number"
+    assert without_pronoun("her number", said, []) == "my sister's number"
+    # what stays is what the request names, not "the rest of the list"
+    intent = parse_forget_request("Please delete his number. Keep Gran's and the rest of the list.")
+    assert intent is not None and exceptions_of(intent) == ["Gran's"]

@@ -53,7 +53,7 @@ class ForgetIntent:
 
 _ADDRESS = (
     # chat fillers before the verb, unpunctuated: "hey quick q stop storing …", "um so wipe …"
-    r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|quick\s+(?:q|question|one|thing|favou?r))"
+    r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|actually|ugh|quick\s+(?:q|question|one|thing|favou?r))"
     r",?\s+)*"
     r"(?:please\s+|kindly\s+|just\s+|now\s+|also\s+|and\s+|so\s+|then\s+|but\s+|ok(?:ay)?,?\s+)*"
     r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+|just\s+)*"
@@ -87,7 +87,7 @@ _NOT_WANTED = (
     r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together)"
     r"|i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?(?:rather|prefer)\s+(?:that\s+)?you\s+"
     r"(?:didn't|did\s+not|not|don't|do\s+not|wouldn't|would\s+not)\s+"
-    r"(?:remember|keep|store|know|retain|use|have|infer|conclude|assume|put\s+(?:\w+\s+){0,2}?together|draw)"
+    r"(?:remember|keep|store|know|retain|use|have|hold|infer|conclude|assume|put\s+(?:\w+\s+){0,2}?together|draw)"
 )
 _CLAUSE_START = r"(?:^|(?<=[,;:—–(])\s*|\s-\s|\b(?:and|so|but|then|also)\s+)"
 _DIRECTIVE = re.compile(
@@ -325,6 +325,8 @@ _TAIL_STRIP = [
     r",?\s+(?:all|each|every\s+one|both)\s+of\s+(?:it|them|that|those)\s*$",
     r",\s+(?:the\s+|my\s+)?(?:new|current|updated|correct)\b.*$",
     r",\s+(?:i|it)\s+(?:don't|do\s+not|no\s+longer)\b.*$",
+    # "forget that footrest order number, the chair one's still live": what stays
+    r",\s+(?:but\s+)?(?:the|my)\s+[^,.;!?]+?(?:'s|’s|\s+is|\s+are)\s+(?:still\s+\w+|fine|staying|current)\b.*$",
     r"\s+if\s+you\s+(?:have|kept|stored|made|drew)\b.*$",
     r"\s+(?:and|but)\s+(?:never|don't|do\s+not|please|won't|stop|not)\b.*$",
     r"\s+(?:and|but)\s+(?:please\s+)?(?:remember|keep|note|store|record|save|use|log|track)\b.*$",
@@ -488,6 +490,7 @@ def _clauses(text: str) -> list[str]:
 
 _ANTECEDENT_CUE = re.compile(
     r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|(?:i\s+was\s+)?saying|"
+    r"tell\s+(?:anyone|anybody|people|others|a\s+soul)\s+about|"
     r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
     r"(?:have|'ve)\s+(?:typed|written|put|entered|sent|posted|pasted)|typed|wrote|entered|pasted|"
@@ -502,13 +505,18 @@ _ANTECEDENT_CUE = re.compile(
 )
 _OFF_LIMITS = re.compile(
     r"(?P<np>\b(?:my|our)\b.+?)\s+(?:is|are)\s+(?:off[- ]limits|private|none\s+of\s+your\s+business|"
-    r"not\s+something|personal)"
+    r"not\s+something|personal|confidential|sensitive|secret)"
+    # "Finance reminded me that the Kestrel budget figure is confidential"
+    r"|(?P<secret>\bthe\s+[^,;.!?]+?)\s+(?:is|are)\s+(?:confidential|sensitive|secret|private|off[- ]limits)\b"
     # "What I told you when we talked about my cover letter was more than I should have shared"
     r"|(?P<said>\bwhat\s+i\s+(?:told\s+you|said|shared|mentioned|wrote)\b.+?)\s+(?:was|is)\s+(?:more\s+than\s+i\s+"
     r"should\s+have\s+(?:shared|said|told\s+you)|too\s+much|too\s+personal|oversharing|private|none\s+of\s+your)"
     # "lamp's here so you don't need its tracking number anymore, forget it"
     r"|\b(?:don't|dont|don’t|do\s+not|won't|wont|no\s+longer)\s+need\s+(?:to\s+(?:keep|know|remember|have)\s+)?"
-    r"(?P<unneeded>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+(?:any\s*more|any\s+longer)\b",
+    r"(?P<unneeded>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+(?:any\s*more|any\s+longer)\b"
+    # "I'm not comfortable with the alarm code being stored anywhere. Please delete it."
+    r"|\b(?:not\s+comfortable|uncomfortable|not\s+happy|don't\s+like|do\s+not\s+like)\s+(?:with\s+)?"
+    r"(?P<uneasy>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+being\s+(?:stored|kept|saved|held|on\s+file)\b",
     re.I,
 )
 
@@ -536,7 +544,7 @@ def _antecedent(clause: str) -> str | None:
     "delete it"."""
     m = _OFF_LIMITS.search(clause)
     if m:
-        return (m.group("np") or m.group("said") or m.group("unneeded")).strip()
+        return (m.group("np") or m.group("said") or m.group("unneeded") or m.group("uneasy") or m.group("secret")).strip()
     m = _OLD_SUBJECT.match(clause)
     if m:
         return m.group("np")
@@ -549,6 +557,9 @@ def _antecedent(clause: str) -> str | None:
         if relative and _phrase_has_thing(relative.group("head")):
             return relative.group("head").strip(" ,.;:!?—–-")
         np = re.sub(r"^(?:about\s+|that\s+)", "", m.group("np").strip(), flags=re.I)
+        # "about the £1,200 and i feel weird that even you know": the thing, not the next clause
+        np = re.split(r",?\s+(?:and|but|so)\s+(?:now\s+|then\s+|still\s+)?(?=(?:i|i'm|i’m|i've|you|we|it)\b)", np,
+                      flags=re.I)[0]
         # "… I told you last week, the figure on my card and the bit about Tunde": when it
         # was said, then the things said
         when_first = re.match(r"^(?P<when>[^,]+),\s+(?P<rest>.+)$", np)
@@ -570,6 +581,11 @@ def _antecedent(clause: str) -> str | None:
     return None
 
 
+#: a demonstrative with a generic noun: "that number", "this detail", "those ones"
+_DEMONSTRATIVE_GENERIC = re.compile(
+    r"^\s*(?:that|this|those|these)\s+(?:(?:exact|specific|particular|whole)\s+)?(?:number|figure|amount|detail|"
+    r"info|information|one|bit|part|date|address|code|name|thing|fact)s?\b(?=\s*(?:$|[,.;:!?]|from\b|in\b|out\b|off\b|"
+    r"for\s+good|please\b|too\b|as\s+well|completely|entirely))", re.I)
 #: a conversation as the thing to forget ("our chat", "that conversation", "the messages")
 _CONVERSATION_NAMED = re.compile(r"\b(?:chats?|conversations?|talks?|messages|session|exchange)\b", re.I)
 #: … named by an occasion rather than a date
@@ -657,7 +673,7 @@ _SCREEN = re.compile(
 _QUICK_WORDS = re.compile(
     "forget|forgt|foget|frget|forgte|froget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|"
-    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|want you|rather you|prefer you|soon you|sooner you|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off\\.|off!|off,|off$|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -775,6 +791,9 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b(?:replace|overwrite|swap\s+out)\s+(?=[^.?!;]*\b(?:old|previous|former|earlier|before|memory|notes|records|"
      r"everywhere|you\s+had|you\s+have|you've\s+got|on\s+file|out\s+of\s+date|isn't\s+accurate|not\s+accurate)\b)",
      "remove ", ("replace", "overwrite", "swap out")),
+    # "Please take his number off." (a personal detail taken off, not a coat)
+    (r"\btake\s+((?:my|his|her|their|the)\s+(?:[\w'’-]+\s+)?(?:" + _PERSONAL_DATA + r"))\s+off\b(?!\s+(?:the|a|my|your)\b)",
+     r"remove \1", ("take",)),
     # "Nothing from tonight needs to be remembered" -> "forget everything from tonight"
     (r"(^|[.!?;:]\s+)nothing\s+(from|about|of)\s+((?:(?!\bneeds?\b)[^.?!;]){2,60}?)\s+needs?\s+to\s+be\s+"
      r"(?:remembered|kept|stored|saved)\b", r"\1please forget everything I told you \2 \3", ("nothing",)),
@@ -936,6 +955,10 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         )
         if pronoun and JUST_SAID.search(obj):
             pronoun = False  # "what I just told you": the last thing the user said (resolve.py)
+        # "the Kestrel budget figure is confidential … remove that number": a demonstrative
+        # with a generic noun points back like a pronoun, when something before it is named
+        demonstrative = not pronoun and _DEMONSTRATIVE_GENERIC.match(obj) is not None
+        pronoun = pronoun or demonstrative
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
@@ -1021,7 +1044,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                         if j != i:
                             consumed.add(j)
                         break
-            if antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):
+            if antecedent is None and demonstrative:
+                pass  # "that number" with nothing named before it: the phrase as said
+            elif antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):
                 if directives:
                     continue  # "... of it" reinforcing an earlier directive of this turn
                 continue  # "forget it" with nothing named: a dismissal, not a request

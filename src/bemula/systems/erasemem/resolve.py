@@ -267,14 +267,17 @@ _EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+no
                      r"(?:but|though)\s+(?:please\s+)?keep(?:\s+only)?|the\s+(?:one\s+|only\s+)?exception\s+(?:is|being))"
                      r"\s+(?P<x>[^.;!?—–]+)"
                      # "forget EDF and Bulb, just keep Octopus"
-                     r"|,\s*(?:(?:and|just|only|please)\s+)+keep(?:\s+(?:only|just))?\s+(?P<kept>[^.;!?—–]+)", re.I)
+                     r"|,\s*(?:(?:and|just|only|please)\s+)+keep(?:\s+(?:only|just))?\s+(?P<kept>[^.;!?—–]+)"
+                     # "…, the chair one's still live"
+                     r"|,\s+(?:but\s+)?(?P<still>(?:the|my)\s+[^,.;!?]+?)(?:'s|’s|\s+is|\s+are)\s+(?:still\s+\w+|fine|staying|current)\b",
+                     re.I)
 _KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
 
 def exceptions_of(intent: ForgetIntent) -> list[str]:
     """What a request keeps out of what it removes ("except the onsite date", "Keep only the
     payment date, because …")."""
-    out = [(m.group("x") or m.group("kept")).strip() for t in [*intent.targets, *intent.directives, *intent.statements]
+    out = [(m.group("x") or m.group("kept") or m.group("still")).strip() for t in [*intent.targets, *intent.directives, *intent.statements]
            for m in _EXCEPT.finditer(t)]
     for statement in intent.statements:
         for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED, _JUST_THIS):
@@ -282,7 +285,11 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
             if m and not re.match(r"^(?:it|that|this|them|those|these|everything|anything|all)\b",
                                   m.group("x").strip(), re.I):
                 out.append(m.group("x").strip())
-    return [re.split(r",\s*(?:keep|i\s+still|i\s+need)\b", x, flags=re.I)[0] for x in out if _phrase_tokens(x)]
+    out = [re.split(r",\s*(?:keep|i\s+still|i\s+need)\b", x, flags=re.I)[0] for x in out]
+    # "Keep Gran's and the rest of the list": the rest is what the request did not name
+    out = [re.sub(r"\s*(?:,\s*)?(?:and\s+)?(?:all\s+)?(?:the\s+rest(?:\s+of\s+[^,.;!?]+)?|everything\s+else|the\s+others?)\s*$",
+                  "", x, flags=re.I) for x in out]
+    return [x for x in out if _phrase_tokens(x)]
 
 
 _STILL_NEED = re.compile(r"^\W*(?:the\s+)?(?:only|one)\s+thing\b[^.;!?]*?\b(?:i\s+(?:still\s+)?(?:need|want)|worth\s+keeping)"
@@ -649,7 +656,7 @@ def _is_name_in(store: MemoryStore, word: str) -> bool:
     token = tokenize(word)
     if not token or token[0] in _NOT_A_NAME or not store.df(token[0]):
         return False
-    mid = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b")
+    mid = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b|\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+{re.escape(word)}\b")
     return any(mid.search(u.text) for u in store.units_containing({token[0]}) if token[0] in u.tokens)
 
 
@@ -664,16 +671,40 @@ def _antecedent(phrase: str, statements: list[str], directives: list[str], store
         things = [m.group("thing") for st in directives for m in _THING_POSSESSIVE.finditer(st)
                   if m.group("thing") not in ("that", "it", "what", "there", "here", "who", "let", "he", "she")]
         return f"the {things[-1]}" if things else None
+    # "his" is not Gran, "her" not Mr. Doyle: a reference whose gender is marked must agree
+    said = {m.group(0).lower() for m in pronouns}
+    wanted = "m" if said & {"his", "he"} else "f" if said & {"her", "she"} else None
     found: list[str] = []
     for statement in [*statements, *directives]:
         for m in _PERSON_REFERENCE.finditer(statement):
             if m.group("owned"):
-                found.append(m.group("owned"))
+                candidate = m.group("owned")
             elif m.group("named") or (m.group("name") is None):
-                found.append(m.group("named") or m.group(0))
+                candidate = m.group("named") or m.group(0)
             elif store is not None and m.group("name") and _is_name_in(store, m.group("name")):
-                found.append(m.group("name"))
+                candidate = m.group("name")
+            else:
+                continue
+            marked = _gender(m.group(0), statement[: m.start()])
+            if wanted is None or marked is None or marked == wanted:
+                found.append(candidate)
     return found[-1] if found else None
+
+
+_FEMALE = frozenset("""mum mom mother sister wife daughter grandma grandmother gran granny nan nana aunt niece
+girlfriend""".split())
+_MALE = frozenset("dad father brother husband son grandpa grandfather grandad uncle nephew boyfriend".split())
+
+
+def _gender(reference: str, before: str) -> str | None:
+    """"m" or "f" when the words mark it ("my sister", "Gran", "Mr. Doyle"), else None."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", reference)}
+    title = re.search(r"\b(Mr|Mrs|Ms|Miss)\.?\s*$", before)
+    if words & _FEMALE or (title and title.group(1) != "Mr"):
+        return "f"
+    if words & _MALE or (title and title.group(1) == "Mr"):
+        return "m"
+    return None
 
 
 def without_pronoun(phrase: str, statements: list[str], directives: list[str], store: MemoryStore | None = None) -> str:
@@ -1076,8 +1107,9 @@ _NEW_VALUE_PATTERNS = [
     # "New number: 07700 900123"
     r"\bnew\s+[a-z][\w\s]{0,30}?:\s*" + _V,
     r"\bnew\s+(?:one|value|[\w\s]{1,30}?)\s+(?:is|are|will\s+be)\s+" + _V,
-    r"\b(?:joined|picked\s+up|bought|got|signed\s+up\s+(?:with|for|at)|went\s+with|started\s+(?:at|with|using))\s+"
-    + _V + r"(?=\s+(?:on|in|at|instead|last|this|yesterday|today|now|so|and)\b|$|[,.;:!?])",
+    # ("got cancelled" is a passive, no value got; "got married" is a status)
+    r"\b(?:joined|picked\s+up|bought|got(?!\s+(?!married|engaged|divorced)[a-z]+ed\b)|signed\s+up\s+(?:with|for|at)|"
+    r"went\s+with|started\s+(?:at|with|using))\s+" + _V + r"(?=\s+(?:on|in|at|instead|last|this|yesterday|today|now|so|and)\b|$|[,.;:!?])",
     r"\b(?:is|are|'s)\s+now\s+" + _V,
     # "my address is 1520 E Republican St, Apt 204 now": one comma may sit inside the value
     r"\bmy\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+\s+(?:is|are)\s+(?P<v>[^,;:!?—–()\n]+?(?:,\s*[^,;:!?—–()\n]+?)?)\s+"

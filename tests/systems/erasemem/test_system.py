@@ -1007,3 +1007,31 @@ def test_a_pronoun_agrees_with_whom_it_points_at() -> None:
     # what stays is what the request names, not "the rest of the list"
     intent = parse_forget_request("Please delete his number. Keep Gran's and the rest of the list.")
     assert intent is not None and exceptions_of(intent) == ["Gran's"]
+
+
+def test_an_acronym_in_a_request_names_the_kind_of_fact_and_is_not_purged(tmp_path: Path) -> None:
+    # "my dad's GP details": GP says which kind of fact; the user's own GP sentence keeps it
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My GP is Dr. Oona Feeney at Larch Road Surgery."),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "My dad's GP is Dr. Piotr Walas at the Kelsall Health Centre."),
+        ("S2", 1, "user", "Please forget my dad's GP details, he'd rather they weren't written down."),
+    ])
+    assert residue(system, "Walas", "Kelsall") == []
+    assert "Feeney" in ask(system, "Who is my GP?")
+
+
+def test_its_after_a_thing_the_user_is_closing_means_that_thing() -> None:
+    from bemula.systems.erasemem.resolve import without_pronoun
+
+    assert without_pronoun("its number", ["I'm closing the ISA account next month."], ["Please forget its number."]) == \
+        "the ISA account's number"
+    assert without_pronoun("its number", ["I love the ISA account."], ["Please forget its number."]) == "its number"
+
+
+def test_but_with_continues_one_fact_rather_than_starting_another() -> None:
+    from bemula.systems.erasemem.resolve import _PART_BREAK
+
+    assert len(_PART_BREAK.split("The gate code is 4417 too but with a 2 on the end")) == 1
+    assert len(_PART_BREAK.split("I don't eat pork, but chicken is fine")) == 2

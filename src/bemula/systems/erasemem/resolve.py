@@ -178,7 +178,8 @@ def phrase_weights(store: MemoryStore, tokens: list[str], head: str | None = Non
 #: where a compound sentence joins two facts: "…, but …", "… and her birthday is …",
 #: "For the HR form: my emergency contact is …", "deadline 30 June, budget €80,000"
 _PART_BREAK = re.compile(
-    r"(?<=[?!])\s+|\s*(?:;|(?<!\d):(?!\d)|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
+    r"(?<=[?!])\s+|\s*(?:;|(?<!\d):(?!\d)|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+(?!(?:with|without|for|in|on|at|not|"
+    r"only|just|then|also)\b)|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
     r"she|he|i|it|they|we)\b)|,\s+(?=(?:our|my|his|her|their|the|a|an)\s+[\w-]+\s+(?:of|at|for|in)\b|is\s|are\s|was\s|"
     r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d)",
     re.I,
@@ -258,9 +259,15 @@ _TITLES = frozenset(tokenize("dr mr mrs ms miss mx prof sir dame"))
 
 
 def _attribute_words(phrase: str) -> set[str]:
-    """A target phrase's lower-case words: capitalised words and codes name values."""
-    return {t for word in phrase.split() if not (word[:1].isupper() or any(ch.isdigit() for ch in word))
+    """A target phrase's lower-case words: capitalised words and codes name values (an
+    acronym does not: "my dad's GP details", "my IBAN" name the kind of fact)."""
+    return {t for word in phrase.split()
+            if _ACRONYM.fullmatch(word.strip(".,;:!?'’s")) or not (word[:1].isupper() or any(ch.isdigit() for ch in word))
             for t in _phrase_tokens(word)}
+
+
+#: an acronym naming a kind of fact: "GP", "PIN", "IBAN", "NHS" (two to five capitals)
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
 
 
 _EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for|"
@@ -639,6 +646,12 @@ _PERSON_REFERENCE = re.compile(
     rf"\b(?P<owned>[A-Z][a-z]+(?:'s|’s)\s+(?i:(?:(?:new|old|current|ex|ex-)\s*)?{KIN_WORDS}))\b"
     rf"|\b(?i:my\s+(?:(?:new|old|current|ex|ex-|little|big|older|younger)\s*)?{KIN_WORDS})(?:\s+(?P<named>[A-Z][a-z]+))?\b"
     r"|\b(?P<name>[A-Z][a-z]{2,})\b")
+#: a thing the user says is ending, for "its": "I'm closing the savings account … forget its number"
+_ENDED_THING = re.compile(
+    r"\b(?:closing|closed|cancel+ing|cancel+ed|sold|selling|ended|ending|stopped|stopping|returned|returning|"
+    r"shut(?:ting)?|quit(?:ting)?|leaving|left|scrapped|scrapping)\s+(?:down\s+)?"
+    r"(?P<thing>(?:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+?)(?=\s+(?:next|last|this|today|tomorrow|on|in|at|soon|"
+    r"now|because|so|and|but)\b|\s*[,.;:!?]|\s*$)", re.I)
 #: a thing's possessive, for "its": "lamp's here, you don't need its tracking number"
 _THING_POSSESSIVE = re.compile(r"\b(?:the\s+)?(?P<thing>[a-z]{3,})(?:'s|’s)\b")
 
@@ -668,9 +681,11 @@ def _antecedent(phrase: str, statements: list[str], directives: list[str], store
     if not pronouns:
         return None
     if all(m.group(0).lower() == "its" for m in pronouns):
-        things = [m.group("thing") for st in directives for m in _THING_POSSESSIVE.finditer(st)
+        things = [f"the {m.group('thing')}" for st in directives for m in _THING_POSSESSIVE.finditer(st)
                   if m.group("thing") not in ("that", "it", "what", "there", "here", "who", "let", "he", "she")]
-        return f"the {things[-1]}" if things else None
+        # "I'm closing the savings account next week. Please forget its number."
+        things = things or [m.group("thing") for st in statements for m in _ENDED_THING.finditer(st)]
+        return things[-1] if things else None
     # "his" is not Gran, "her" not Mr. Doyle: a reference whose gender is marked must agree
     said = {m.group(0).lower() for m in pronouns}
     wanted = "m" if said & {"his", "he"} else "f" if said & {"her", "she"} else None

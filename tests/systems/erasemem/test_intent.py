@@ -1030,3 +1030,9 @@ def test_a_passive_after_got_is_no_new_value() -> None:
 
     assert new_value_of(["the trip got cancelled, typical."], set()) is None
     assert new_value_of(["I got a Brompton last week."], set()) == "Brompton"
+
+
+def test_that_noun_means_the_noun_phrase_said_before_with_that_noun() -> None:
+    intent = parse_forget_request("We've cancelled the Galway guesthouse because friends put us up, so could you delete that guesthouse "
+                                  "from my notes? The Dublin one is unchanged.")
+    assert intent is not None and intent.targets == ["the Galway guesthouse"], intent

@@ -1035,3 +1035,13 @@ def test_but_with_continues_one_fact_rather_than_starting_another() -> None:
 
     assert len(_PART_BREAK.split("The gate code is 4417 too but with a 2 on the end")) == 1
     assert len(_PART_BREAK.split("I don't eat pork, but chicken is fine")) == 2
+
+
+def test_a_trim_removes_the_part_stating_the_value_not_the_one_naming_the_subject(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "A note on Project Wren: the sponsor is Ada Ruiz; the budget is €90,000."),
+        ("S2", 1, "user", "Please forget the Wren budget figure, it's confidential."),
+    ])
+    assert residue(system, "90,000") == []
+    assert "Project Wren" in " ".join(r.text for r in system.dump() if r.store == "units")

@@ -586,6 +586,8 @@ _DEMONSTRATIVE_GENERIC = re.compile(
     r"^\s*(?:that|this|those|these)\s+(?:(?:exact|specific|particular|whole)\s+)?(?:number|figure|amount|detail|"
     r"info|information|one|bit|part|date|address|code|name|thing|fact)s?\b(?=\s*(?:$|[,.;:!?]|from\b|in\b|out\b|off\b|"
     r"for\s+good|please\b|too\b|as\s+well|completely|entirely))", re.I)
+#: a demonstrative with a noun: "that hotel", "this booking"
+_DEMONSTRATIVE_NOUN = re.compile(r"^\s*(?:that|this)\s+(?P<noun>[a-z][\w-]{2,})\b", re.I)
 #: a conversation as the thing to forget ("our chat", "that conversation", "the messages")
 _CONVERSATION_NAMED = re.compile(r"\b(?:chats?|conversations?|talks?|messages|session|exchange)\b", re.I)
 #: … named by an occasion rather than a date
@@ -959,6 +961,19 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         # with a generic noun points back like a pronoun, when something before it is named
         demonstrative = not pronoun and _DEMONSTRATIVE_GENERIC.match(obj) is not None
         pronoun = pronoun or demonstrative
+        named_before = _DEMONSTRATIVE_NOUN.match(obj)
+        if not pronoun and named_before:
+            # "We've cancelled the Lisbon hotel … could you delete that hotel": the noun phrase
+            # said before with the same noun is the one meant
+            noun = named_before.group("noun")
+            earlier = [before, *(clauses[j][0] for j in range(i - 1, -1, -1))]
+            for piece in earlier:
+                found = [m.group(0) for m in re.finditer(
+                    rf"\b(?:the|my|our)\s+(?:[\w'’-]+\s+){{0,3}}?{re.escape(noun)}s?\b", piece or "", re.I)]
+                if found:
+                    obj = found[-1]
+                    target = clean_target(obj)
+                    break
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None

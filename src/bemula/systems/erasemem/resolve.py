@@ -224,11 +224,14 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
             own |= {"un" + t for t in own}  # "not available" says "unavailable"
         cover = sum(w for t, w in weights.items() if t in own)
         writes_code = wants_code and cover > 0 and bool(code_keys(part))
-        scored.append((writes_code, bool(own & heads), cover, i))
+        # "Please make a note regarding Project Kestrel: … the budget is now capped at
+        # €240,000": the part that states a value goes, not the one that only names the subject
+        states = cover > 0 and any(set(tokenize(m.group(0))).isdisjoint(tokens) for m in _VALUE_RUN.finditer(part))
+        scored.append((writes_code, bool(own & heads), states, cover, i))
     best = max(scored)
-    if best[2] <= 0:
+    if best[3] <= 0:
         return None
-    drop = [i for w, h, c, i in scored if (w, h, c) == best[:3]]
+    drop = [i for w, h, v, c, i in scored if (w, h, v, c) == best[:4]]
     # a predicate goes with its subject: "My dentist, the one I see, | is Tandarts De Wit"
     for i in range(len(parts)):
         if i not in drop and _PREDICATE.match(parts[i]) and any(j < i for j in drop):
@@ -496,6 +499,9 @@ def _own_value(unit: Unit, phrase_tokens: list[str]) -> bool:
     return any(not set(tokenize(m.group(0))) <= said for m in _VALUE_WORD.finditer(unit.text))
 
 
+#: a value written out: a number, or a run of capitalised words not opening a sentence ("Project
+#: Kestrel" is one run, so it names the subject when the request says "Kestrel")
+_VALUE_RUN = re.compile(r"[^\s,;]*\d[^\s,;]*|(?<!^)(?<![.!?:]\s)\b[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*")
 #: a word that writes a value: one with a digit, or a capitalised word not opening a sentence
 _VALUE_WORD = re.compile(r"[^\s,;]*\d[^\s,;]*|(?<!^)(?<![.!?:]\s)\b[A-Z][\w'’-]+")
 

@@ -1045,3 +1045,16 @@ def test_a_trim_removes_the_part_stating_the_value_not_the_one_naming_the_subjec
     ])
     assert residue(system, "90,000") == []
     assert "Project Wren" in " ".join(r.text for r in system.dump() if r.store == "units")
+
+
+def test_the_details_of_a_thing_are_every_statement_about_it(tmp_path: Path) -> None:
+    # "the Marlowe details": the long sentence with the account number as much as the short one
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My rent is paid from my Marlowe Bank account, sort code 11-22-33, account number 55102938."),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "I've moved my money to Quay Savings. The Marlowe account closes next month."),
+        ("S2", 1, "user", "Please purge the Marlowe details entirely."),
+    ])
+    assert residue(system, "55102938", "Marlowe") == []
+    assert "Quay Savings" in " ".join(r.text for r in system.dump() if r.store == "units")

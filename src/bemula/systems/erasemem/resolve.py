@@ -383,6 +383,8 @@ def _sessions_in(store: MemoryStore, ref: TimeReference, request_turn_id: str | 
     return hit
 
 
+#: heads that name everything said about their modifier ("the Halden details")
+_DETAILS_PHRASE = re.compile(r"\w\s+(?:details?|info|information|particulars|stuff|data)\s*$", re.I)
 #: a possessor in a target: "Rafael's", "the lamp's", "Greg's girlfriend's"
 _POSSESSOR_WORD = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|where|how|one|today|tomorrow|"
                              r"yesterday|year|week|month|day|night|everyone|everybody)(?:'s|’s))([A-Za-z]{3,})(?:'s|’s)\b",
@@ -486,7 +488,10 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         scored = mine
     best_cov = max(c for _, c, _ in scored)
     best_score = max(s for s, c, _ in scored if c == best_cov)
-    found = [(s, u) for s, c, u in scored if c >= best_cov and s >= 0.8 * best_score]
+    # "the Halden details": every statement about Halden is meant, the long one with the
+    # sort code as much as the short "The Halden account closes next month."
+    whole = _DETAILS_PHRASE.search(phrase) is not None
+    found = [(s, u) for s, c, u in scored if c >= best_cov and (whole or s >= 0.8 * best_score)]
     # a fact is stated a few times; a phrase that fits many units equally ("This might be
     # silly", a speaker's filler) names none of them: keep only the best few
     found.sort(key=lambda x: -x[0])

@@ -1058,3 +1058,17 @@ def test_the_details_of_a_thing_are_every_statement_about_it(tmp_path: Path) -> 
     ])
     assert residue(system, "55102938", "Marlowe") == []
     assert "Quay Savings" in " ".join(r.text for r in system.dump() if r.store == "units")
+
+
+def test_a_request_described_in_common_words_is_read_when_memory_holds_them(tmp_path: Path) -> None:
+    # "what he takes" is all common words; memory holds "takes", so it is a request, and the
+    # comment after the first object ("that's between us and the vet") is no target
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Our cat Miso has a thyroid problem. He takes a quarter tablet of Felimazole twice a day, "
+                          "and his vet is Dr. Ines Barros at Parkside Vets."),
+        ("S2", 1, "user", "I don't want the medication stuff stored, that's between us and the vet. "
+                          "Can you forget what he takes?"),
+    ])
+    assert residue(system, "Felimazole") == []
+    assert "Barros" in " ".join(r.text for r in system.dump() if r.store == "units")

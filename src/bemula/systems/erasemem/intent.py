@@ -325,6 +325,8 @@ _TAIL_STRIP = [
     r",?\s+(?:all|each|every\s+one|both)\s+of\s+(?:it|them|that|those)\s*$",
     r",\s+(?:the\s+|my\s+)?(?:new|current|updated|correct)\b.*$",
     r",\s+(?:i|it)\s+(?:don't|do\s+not|no\s+longer)\b.*$",
+    # "the medication stuff, that's between us and the vet": a comment on it, not more of it
+    r",\s+(?:that's|that’s|that\s+is|it's|it’s|it\s+is|which\s+is)\s+(?!(?:my|the|our)\b)\w.*$",
     # "forget that footrest order number, the chair one's still live": what stays
     r",\s+(?:but\s+)?(?:the|my)\s+[^,.;!?]+?(?:'s|’s|\s+is|\s+are)\s+(?:still\s+\w+|fine|staying|current)\b.*$",
     r"\s+if\s+you\s+(?:have|kept|stored|made|drew)\b.*$",

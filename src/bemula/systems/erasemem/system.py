@@ -219,7 +219,9 @@ class EraseMem(MemorySystem):
     def _holds(self, phrase: str) -> bool:
         """Whether memory holds what ``phrase`` names: at least half its content words are in
         stored sentences ("the coffee" yes; "the formal tone" of a draft, no)."""
-        words = [t for t in dict.fromkeys(tokenize(phrase)) if t not in GENERIC]
+        tokens = list(dict.fromkeys(tokenize(phrase)))
+        # "what he takes": a description in common words is judged by those words
+        words = [t for t in tokens if t not in GENERIC] or tokens
         return bool(words) and 2 * sum(1 for t in words if self.store.df(t)) >= len(words)
 
     def _scrub(self, text: str) -> str:

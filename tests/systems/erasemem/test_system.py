@@ -1072,3 +1072,23 @@ def test_a_request_described_in_common_words_is_read_when_memory_holds_them(tmp_
     ])
     assert residue(system, "Felimazole") == []
     assert "Barros" in " ".join(r.text for r in system.dump() if r.store == "units")
+
+
+def test_forget_her_means_the_person_named_before_the_request() -> None:
+    from bemula.systems.erasemem.intent import parse_forget_request
+    from bemula.systems.erasemem.resolve import without_pronoun
+
+    intent = parse_forget_request("My sister Orla is on leave and asked to be taken off the list. Please forget her "
+                                  "completely. My aunt Maeve stays.")
+    assert intent is not None and intent.targets == ["her"]
+    assert without_pronoun("her", intent.statements, intent.directives, None, intent.text) == "Orla"
+
+
+def test_two_peoples_emails_in_one_sentence_part_at_the_second_name(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Orla's email is orla.byrne@kestrelmail.ie and Cian's is cian.walsh@harbourpost.ie"),
+        ("S2", 1, "user", "Please forget Orla's email."),
+    ])
+    assert residue(system, "orla.byrne@kestrelmail.ie", "kestrelmail") == []
+    assert "cian.walsh@harbourpost.ie" in " ".join(r.text for r in system.dump() if r.store == "units")

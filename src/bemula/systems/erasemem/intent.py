@@ -47,6 +47,9 @@ class ForgetIntent:
     statements: list[str] = field(default_factory=list)  # clauses that are not directives
     directives: list[str] = field(default_factory=list)  # the clauses that ask for removal
     new_value: str | None = None  # F6, when known up front (the LLM hook names it)
+    #: the request as read (after the texting rewrites), so a pronoun can look for what was
+    #: named before it; empty when another reader (the LLM hook) made the intent
+    text: str = ""
 
 
 # ----------------------------------------------------------------------------- directives
@@ -930,7 +933,10 @@ def parse_forget_request(text: str, known: Known | None = None) -> ForgetIntent 
     text = canonical_request_text(text)
     if not _SCREEN.search(text):
         return None
-    return _parse(text, known)
+    intent = _parse(text, known)
+    if intent is not None:
+        intent.text = text
+    return intent
 
 
 def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:

@@ -179,7 +179,7 @@ def phrase_weights(store: MemoryStore, tokens: list[str], head: str | None = Non
 #: "For the HR form: my emergency contact is …", "deadline 30 June, budget €80,000"
 _PART_BREAK = re.compile(
     r"(?<=[?!])\s+|\s*(?:;|(?<!\d):(?!\d)|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+(?!(?:with|without|for|in|on|at|not|"
-    r"only|just|then|also)\b)|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
+    r"only|just|then|also)\b)|\s+and\s+(?=[A-Z][a-z]+(?:'s|’s)\s+(?:is|are|was|number|email|address|phone)\b)|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
     r"she|he|i|it|they|we)\b)|,\s+(?=(?:our|my|his|her|their|the|a|an)\s+[\w-]+\s+(?:of|at|for|in)\b|is\s|are\s|was\s|"
     r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d)",
     re.I,
@@ -187,7 +187,7 @@ _PART_BREAK = re.compile(
 #: a part must carry this many words of its own (not the request's) to be kept on its own
 MIN_KEPT_WORDS = 2
 _PREDICATE = re.compile(r"^\s*(?:is|are|was|were|has|have|had|will\s+be|'s|(?:that|it|which)(?:'s|’s|\s+is|\s+was)|namely)\b", re.I)
-_VALUE_LIKE = re.compile(r"\d|(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+")
+_VALUE_LIKE = re.compile(r"\d|(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\w.+-]+@[\w-]+\.[\w.]+")
 
 
 def _holds_value(part: str, request_words: set[str]) -> bool:
@@ -257,6 +257,8 @@ _BARE_VALUE = re.compile(r"[^A-Za-z]*\d[^A-Za-z]*")
 #: a target that is only a value: capitalised words and codes ("Dr Thorsby", "Smile Studio")
 _NAMED_VALUE_PHRASE = re.compile(r"(?![Mm]y\b|[Oo]ur\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b|[Yy]our\b|[Tt]he\s+[a-z])(?:[Tt]he\s+)?"
                                  r"(?:(?:[A-Z][\w'’.&-]*|[\w-]*\d[\w-]*)(?:\s+|$))+")
+#: the ends of e-mail domains, shared by many addresses: never the value
+_MAIL_SUFFIXES = frozenset(tokenize("com org net io ie uk co ac de fr es it nl edu gov info biz me"))
 #: titles before a name, shared by every name with one
 _TITLES = frozenset(tokenize("dr mr mrs ms miss mx prof sir dame"))
 
@@ -680,11 +682,13 @@ def _is_name_in(store: MemoryStore, word: str) -> bool:
     token = tokenize(word)
     if not token or token[0] in _NOT_A_NAME or not store.df(token[0]):
         return False
-    mid = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b|\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+{re.escape(word)}\b")
+    mid = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b|\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+{re.escape(word)}\b|"
+                     rf"\b{re.escape(word)}(?:'s|’s)\s")
     return any(mid.search(u.text) for u in store.units_containing({token[0]}) if token[0] in u.tokens)
 
 
-def _antecedent(phrase: str, statements: list[str], directives: list[str], store: MemoryStore | None) -> str | None:
+def _antecedent(phrase: str, statements: list[str], directives: list[str], store: MemoryStore | None,
+                text: str = "") -> str | None:
     """What the phrase's pronoun points back to, in the request's sentences (the last one
     named wins): a person for "her"/"she"; for "its", a thing's possessive in the sentence
     that asks ("lamp's here so you don't need its tracking number anymore")."""
@@ -701,7 +705,11 @@ def _antecedent(phrase: str, statements: list[str], directives: list[str], store
     said = {m.group(0).lower() for m in pronouns}
     wanted = "m" if said & {"his", "he"} else "f" if said & {"her", "she"} else None
     found: list[str] = []
-    for statement in [*statements, *directives]:
+    # the people named before the request's first directive, when its text is known ("Zsofi
+    # is on leave … forget her completely. Graham stays": her is Zsofi, not Graham)
+    start = text.find(directives[0][:40]) if text and directives else -1
+    pieces = [text[:start]] if start > 0 and any(_PERSON_REFERENCE.finditer(text[:start])) else [*statements, *directives]
+    for statement in pieces:
         for m in _PERSON_REFERENCE.finditer(statement):
             if m.group("owned"):
                 candidate = m.group("owned")
@@ -733,17 +741,26 @@ def _gender(reference: str, before: str) -> str | None:
     return None
 
 
-def without_pronoun(phrase: str, statements: list[str], directives: list[str], store: MemoryStore | None = None) -> str:
+def without_pronoun(phrase: str, statements: list[str], directives: list[str], store: MemoryStore | None = None,
+                    text: str = "") -> str:
     """A target that names its owner by pronoun, said with what the pronoun points at in the
     request's other sentences: "her name" after "I went on about Greg's girlfriend" is
     "Greg's girlfriend's name", "what she does for work" is "what Greg's girlfriend does for
     work", "its tracking number" after "lamp's here" is "the lamp's tracking number"."""
-    if not _PRONOUN.search(phrase):
+    alone = _PERSON_ALONE.fullmatch(phrase.strip())
+    if not _PRONOUN.search(phrase) and not alone:
         return phrase
-    antecedent = _antecedent(phrase, statements, directives, store)
+    antecedent = _antecedent(phrase if not alone else "she" if alone.group(0).lower() == "her" else "he"
+                             if alone.group(0).lower() == "him" else "they", statements, directives, store, text)
     if antecedent is None:
         return phrase
+    if alone:
+        return antecedent  # "forget her completely": the person
     return _PRONOUN.sub(lambda m: f"{antecedent}'s" if m.group("possessive") else antecedent, phrase)
+
+
+#: a target that is a person by object pronoun alone: "forget her completely"
+_PERSON_ALONE = re.compile(r"her|him|them", re.I)
 
 
 def with_context(phrase: str, statements: list[str]) -> str:
@@ -769,7 +786,7 @@ def resolve(
     res = Resolution()
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         # "remove his blood type": whose, from the request's other sentences
-        said_as = {without_pronoun(p, intent.statements, intent.directives, store): p for p in intent.targets}
+        said_as = {without_pronoun(p, intent.statements, intent.directives, store, intent.text): p for p in intent.targets}
         intent = replace(intent, targets=list(said_as))
     selected: dict[str, Unit] = {}
     preset_trims: dict[str, tuple[str, str]] = {}  # unit id -> (part that goes, the rest), decided already
@@ -1042,6 +1059,8 @@ def resolve(
                     # the part that goes is one fact: every rare word of it is its value ("not
                     # available on Mondays because of childcare": Mondays as well as childcare)
                     values |= {t for t in part_tokens - described - GENERIC - META if 0 < _df(store, t) <= MAX_VALUE_DF}
+                if "@" in trim[0]:
+                    values -= _MAIL_SUFFIXES  # "…@kestrelmail.ie": "ie" is every Irish address's
                 res.value_tokens |= (values - described) or values
                 res.code_keys |= code_keys(trim[0]) | date_keys(trim[0])
                 res.unit_ghosts.append(tuple(tokenize(trim[0])))

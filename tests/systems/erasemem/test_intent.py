@@ -1036,3 +1036,34 @@ def test_that_noun_means_the_noun_phrase_said_before_with_that_noun() -> None:
     intent = parse_forget_request("We've cancelled the Galway guesthouse because friends put us up, so could you delete that guesthouse "
                                   "from my notes? The Dublin one is unchanged.")
     assert intent is not None and intent.targets == ["the Galway guesthouse"], intent
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("My mum says it's not safe that you keep the spare key code. Please remove only this, the rest is fine.",
+         "the spare key code"),
+        ("He'd hate it if he knew I'd told anyone about him and Priya, so can you wipe that bit?", "him and Priya"),
+        ("My sister handles nana's pension now, so I think is better you don't have nana's pension number anymore.",
+         "nana's pension number"),
+        ("Honestly, the fact that I have no will isn't something I want on file.", "I have no will"),
+        ("I've had to cancel the 3 June scan, that date's no good anymore, so please forget it.", "the 3 June scan"),
+        ("My profile should only show my current school. Please delete the two previous schools.", "the two previous schools"),
+        ("can u make sure the old landline is properly gone? it got passed to a scammer", "the old landline"),
+        ("My dad has now concluded his physio, so there is no need to hold Ms Okoro's details any longer. Kindly delete them.",
+         "Ms Okoro's details"),
+        ("Please don't keep grandad's badge number anymore. Can you delete it?", "grandad's badge number"),
+    ],
+)
+def test_requests_written_by_a_fourth_writer_s_patterns(text: str, target: str) -> None:
+    intent = parse_forget_request(text, known=lambda phrase: True)
+    assert intent is not None, text
+    assert intent.kind in (ForgetKind.FACT, ForgetKind.REPLACEMENT), intent
+    assert intent.targets == [target], intent
+
+
+def test_one_of_the_users_things_named_by_one() -> None:
+    holds = lambda phrase: "hall" in phrase or "wifi" in phrase  # noqa: E731
+    intent = parse_forget_request("Drop the hall one. Rethinking it.", known=holds)
+    assert intent is not None and intent.targets == ["the hall one"]
+    assert parse_forget_request("Drop the blue one, it clashes.", known=holds) is None

@@ -88,6 +88,8 @@ _NOT_WANTED = (
     r"(?:remember\w*|keep\w*|stor\w*|know\w*|retain\w*|us(?:e|ing)|hav(?:e|ing)|hold\w*\s+on\s+to|"
     r"infer\w*|conclud\w*|assum\w*|draw\w*|mak(?:e|ing)\s+(?:any\s+)?(?:conclusions?|assumptions?|"
     r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together)"
+    r"|(?:it(?:'s|’s|\s+is|\s+would\s+be)\s+|is\s+)?better\s+(?:if\s+|that\s+)?you\s+(?:don't|dont|do\s+not|didn't|did\s+not)\s+"
+    r"(?:have|keep|store|remember|hold)"
     r"|i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?(?:rather|prefer)\s+(?:that\s+)?you\s+"
     r"(?:didn't|did\s+not|not|don't|do\s+not|wouldn't|would\s+not)\s+"
     r"(?:remember|keep|store|know|retain|use|have|hold|infer|conclude|assume|put\s+(?:\w+\s+){0,2}?together|draw)"
@@ -197,17 +199,22 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
             r"database|head|mind|brain|logs?|history|profile|storage)|" + _PERSONAL_DATA + r")\b"
-            r"|^\s*(?:(?:any|all|each|every\s+one|some|none)\s+of\s+)?(?:it|them|those|these|this|that)\b\s*(?:one|both|all|too|as\s+well|please|for\s+me|"
+            r"|^\s*(?:only\s+|just\s+)?(?:(?:any|all|each|every\s+one|some|none)\s+of\s+)?(?:it|them|those|these|this|that)\b\s*(?:one|bit|part|"
+            r"thing|stuff|detail|both|all|too|as\s+well|please|for\s+me|"
             r"completely|entirely|altogether|for\s+good|permanently|now|out|away|off)?"
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
             rest,
             re.I,
-        ) and not re.match(r"\s+(?:the\s+|my\s+)?(?:[A-Z][A-Za-z]+|[A-Za-z-]*\d)|\s+(?:the\s+)?(?:old|previous|former|earlier)\b", rest):
+        ) and not re.match(r"\s+(?:the\s+|my\s+)?(?:[A-Z][A-Za-z]+|[A-Za-z-]*\d)|\s+(?:the\s+)?(?:(?:two|three|both|other)\s+)?"
+                           r"(?:old|previous|former|earlier)\b", rest):
             # no sign the object is personal: a removal verb ("remove the onions") is not a
             # request; "don't keep X" is; "forget X" is if X is something memory holds
             # ("forget the coffee"), not the task at hand ("forget the formal tone and …")
             if _NEGATED_MEMORY_VERB.match(verb) or match.group("verb2"):
                 return match  # "don't store if the newborn is a girl": keeping is about memory
+            if (known is not None and re.match(r"\s+(?:the|my|that)\s+(?:[\w'’-]+\s+){1,3}one\b", rest, re.I)
+                    and known(re.sub(r"\bone\b.*$", "", clean_target(rest)))):
+                return match  # "bin the cottage wifi one", "drop the hall one": one of the user's things
             if (known is not None and re.match(r"\s+(?:his|her|their|its)\s+\w", rest, re.I)
                     and not re.match(r"\s+\w+\s+(?:[\w-]+\s+){0,2}?" + _ARTEFACT + r"\b", rest, re.I)
                     and _names_a_thing(rest) and known(clean_target(rest))):
@@ -296,6 +303,7 @@ def _not_a_memory_object(rest: str, verb: str) -> bool:
 
 _LEAD_STRIP = [
     r"(?:or|and)\s+(?:use|keep|store|remember|retain|save|rely\s+on)\s+",
+    r"(?:only|just)\s+(?=(?:this|that|it|these|those)\b)",  # "remove only this"
     r"(?:about|on|of|regarding)\s+",
     r"both\s+",
     r"(?:any|all|every|each|the|your)\s+(?:conclusions?|assumptions?|inferences?|guess(?:es)?|"
@@ -371,7 +379,8 @@ _SPEECH = re.compile(
     re.I,
 )
 _CONCLUSION = re.compile(
-    r"\b(?:conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
+    # ("my husband has now concluded his treatment" finished something; he drew no conclusion)
+    r"\b(?:(?<!\bhas\s)(?<!\bhave\s)(?<!\bhad\s)(?<!\bnow\s)conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
     r"put(?:ting)?\s+two\s+and\s+two|put(?:ting)?\s+(?:\w+\s+){0,2}?together|worked\s+out|work\s+out|"
     r"figured?\s+out|piec(?:ed|ing)\s+(?:\w+\s+)?together|connect(?:ing)?\s+the\s+dots|theor(?:y|ies|is\w*)|"
     r"read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|inferences?))",
@@ -495,7 +504,7 @@ def _clauses(text: str) -> list[str]:
 
 _ANTECEDENT_CUE = re.compile(
     r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|(?:i\s+was\s+)?saying|"
-    r"tell\s+(?:anyone|anybody|people|others|a\s+soul)\s+about|"
+    r"t(?:ell|old)\s+(?:anyone|anybody|people|others|a\s+soul)\s+about|"
     r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
     r"(?:have|'ve)\s+(?:typed|written|put|entered|sent|posted|pasted)|typed|wrote|entered|pasted|"
@@ -519,6 +528,15 @@ _OFF_LIMITS = re.compile(
     # "lamp's here so you don't need its tracking number anymore, forget it"
     r"|\b(?:don't|dont|don’t|do\s+not|won't|wont|no\s+longer)\s+need\s+(?:to\s+(?:keep|know|remember|have)\s+)?"
     r"(?P<unneeded>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+(?:any\s*more|any\s+longer)\b"
+    # "there is no need to hold Mr Reid's details any longer. Kindly delete them."
+    r"|\bno\s+need\s+(?:for\s+you\s+)?to\s+(?:keep|hold|store|remember|have)\s+(?:on\s+to\s+|onto\s+)?"
+    r"(?P<noneed>(?:my|our|the|his|her|its|their|[A-Z][\w.]*(?:\s+[A-Z][\w]*)?(?:'s|’s))\s*[^,;.!?]+?)\s+"
+    r"(?:any\s*more|any\s+longer)\b"
+    # "is not safe that you keep the alarm code. Please remove only this"
+    r"|\b(?:not\s+safe|unsafe|not\s+a\s+good\s+idea|not\s+comfortable|risky)\s+(?:that|for|if)\s+you\s+(?:keep|have|store|hold)\s+"
+    r"(?P<unsafe>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+)"
+    # "I've had to cancel the 12 March test, that date's no good anymore, so please forget it"
+    r"|\b(?:cancel(?:led|ed)?|called\s+off)\s+(?P<cancelled>(?:the|my|our)\s+[^,;.!?]+?)(?=\s*[,;.!?]|\s+(?:so|and|because)\b)"
     # "I'm not comfortable with the alarm code being stored anywhere. Please delete it."
     r"|\b(?:not\s+comfortable|uncomfortable|not\s+happy|don't\s+like|do\s+not\s+like)\s+(?:with\s+)?"
     r"(?P<uneasy>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+being\s+(?:stored|kept|saved|held|on\s+file)\b",
@@ -549,7 +567,8 @@ def _antecedent(clause: str) -> str | None:
     "delete it"."""
     m = _OFF_LIMITS.search(clause)
     if m:
-        return (m.group("np") or m.group("said") or m.group("unneeded") or m.group("uneasy") or m.group("secret")).strip()
+        return (m.group("np") or m.group("said") or m.group("unneeded") or m.group("uneasy") or m.group("secret")
+                or m.group("unsafe") or m.group("cancelled") or m.group("noneed")).strip()
     m = _OLD_SUBJECT.match(clause)
     if m:
         return m.group("np")
@@ -667,7 +686,7 @@ _SCREEN = re.compile(
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
     r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
     r"put|piece|work|figure)|"
-    r"want\s+you|rather\s+you|prefer\s+you)",
+    r"want\s+you|rather\s+you|prefer\s+you|better\s+(?:if\s+|that\s+)?you)",
     re.I,
 )
 
@@ -680,7 +699,7 @@ _SCREEN = re.compile(
 _QUICK_WORDS = re.compile(
     "forget|forgt|foget|frget|forgte|froget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|"
-    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off\\.|off!|off,|off$|want you|rather you|prefer you|soon you|sooner you|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off\\.|off!|off,|off$|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -798,6 +817,12 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b(?:replace|overwrite|swap\s+out)\s+(?=[^.?!;]*\b(?:old|previous|former|earlier|before|memory|notes|records|"
      r"everywhere|you\s+had|you\s+have|you've\s+got|on\s+file|out\s+of\s+date|isn't\s+accurate|not\s+accurate)\b)",
      "remove ", ("replace", "overwrite", "swap out")),
+    # "I'd honestly rather there was no record of it" -> "please don't keep it"
+    (r"\bi(?:'d|’d|\s+would)\s+(?:\w+\s+)?rather\s+there\s+(?:was|were)\s+no\s+(?:record|trace|note)\s+of\s+",
+     "please don't keep ", ("rather",)),
+    # "can you make sure the old mobile is properly gone?" -> "remove the old mobile"
+    (r"\bmake\s+sure\s+((?:my|the|that|this|those|these)\b[^.?!;]{1,80}?)\s+(?:is|are)\s+(?:properly\s+|really\s+|totally\s+|"
+     r"completely\s+)?(?:gone|deleted|removed|erased|wiped)\b", r"remove \1", ("make sure",)),
     # "Please take his number off." (a personal detail taken off, not a coat)
     (r"\btake\s+((?:my|his|her|their|the)\s+(?:[\w'’-]+\s+)?(?:" + _PERSONAL_DATA + r"))\s+off\b(?!\s+(?:the|a|my|your)\b)",
      r"remove \1", ("take",)),
@@ -878,7 +903,7 @@ _IDIOMS: list[_Rewrite] = [
     # "the court date I mentioned isn't something I want kept around" -> "don't keep …"
     (r"(^|[.!?;:—–]\s+|,\s+)((?:my|the|that|this|those|these|anything|everything|whatever)\b[^.?!;]{1,100}?)\s+"
      r"(?:isn't|is\s+not|aren't|are\s+not)\s+(?:something|anything|stuff)\s+i(?:\s+want|'d\s+like|’d\s+like|\s+would\s+like)"
-     r"\s+(?:kept|stored|saved|remembered|in\s+(?:your|ur)\s+memory)\b", r"\1please don't keep \2", ("something",
+     r"\s+(?:kept|stored|saved|remembered|on\s+file|on\s+record|in\s+(?:your|ur)\s+memory)\b", r"\1please don't keep \2", ("something",
                                                                                        "anything", "stuff")),
     # "The therapist's name and the clinic's address — neither should stay in memory"
     (r"\b(?:neither|none)(?:\s+of\s+(?:it|them|those|these|that|this))?\s+(?:should|needs?\s+to|has\s+to|must)\s+"
@@ -953,8 +978,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if match is None:
             continue
         following = clauses[i + 1][0] if i + 1 < len(clauses) else ""
-        if following and _TASK_TALK.match(clause[match.end():].rstrip(" .!;:") + ". " + following):
-            continue  # "Forget rhyming. Write me a poem": the next sentence is the task
+        if (following and clauses[i + 1][1] is None
+                and _TASK_TALK.match(clause[match.end():].rstrip(" .!;:") + ". " + following)):
+            continue  # "Forget rhyming. Write me a poem": the next sentence is the task (not "Can you delete it?")
         verb = (match.group("verb") or match.group("verb2") or "").lower()
         obj = clause[match.end():]
         before = clause[: match.start()].strip(" ,;:—–-")

@@ -1092,3 +1092,18 @@ def test_two_peoples_emails_in_one_sentence_part_at_the_second_name(tmp_path: Pa
     ])
     assert residue(system, "orla.byrne@kestrelmail.ie", "kestrelmail") == []
     assert "cian.walsh@harbourpost.ie" in " ".join(r.text for r in system.dump() if r.store == "units")
+
+
+def test_forgetting_a_negated_fact_keeps_the_affirmed_one_beside_it(tmp_path: Path) -> None:
+    # "the penicillin business": the head frames the request, "penicillin" is the value; the
+    # kept "allergic to latex" shares "allergic" and is neither deleted nor blanked
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Updating my health notes: I am NOT allergic to aspirin. An old GP wrote that by mistake."),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "I am allergic to plasters though, properly. A rash within minutes."),
+        ("S2", 1, "user", "You can forget the aspirin business entirely."),
+    ])
+    assert residue(system, "aspirin") == []
+    assert "allergic to plasters" in ask(system, "Am I allergic to plasters?")
+

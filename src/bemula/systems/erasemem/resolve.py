@@ -257,6 +257,19 @@ _BARE_VALUE = re.compile(r"[^A-Za-z]*\d[^A-Za-z]*")
 #: a target that is only a value: capitalised words and codes ("Dr Thorsby", "Smile Studio")
 _NAMED_VALUE_PHRASE = re.compile(r"(?![Mm]y\b|[Oo]ur\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b|[Yy]our\b|[Tt]he\s+[a-z])(?:[Tt]he\s+)?"
                                  r"(?:(?:[A-Z][\w'’.&-]*|[\w-]*\d[\w-]*)(?:\s+|$))+")
+#: modifiers that say which of the user's things, never a value: "my new tablets"
+_FRAME_MODIFIERS = frozenset(tokenize("new old current previous former first last latest usual other"))
+
+
+def _possessors(phrase: str) -> set[str]:
+    """The tokens of whose things a phrase names ("Jess's new tablets" -> jess)."""
+    return {t for m in _POSSESSOR_WORD.finditer(phrase) for t in tokenize(m.group(1))}
+
+
+#: months as tokens: part of a date (which goes by its date key), never a value on their own
+#: (a weekday is: "not available on Mondays")
+_CALENDAR_TOKENS = frozenset(tokenize("""january february march april may june july august september october november
+december"""))
 #: the ends of e-mail domains, shared by many addresses: never the value
 _MAIL_SUFFIXES = frozenset(tokenize("com org net io ie uk co ac de fr es it nl edu gov info biz me"))
 #: titles before a name, shared by every name with one
@@ -471,6 +484,8 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
             # a word the unit leaves to the sentence before it counts for less: "My husband
             # Rafael's is O+" after "my blood type is O negative" states Rafael's blood type
             said = sum(w for t, w in weights.items() if says(unit, t))
+            if said <= 0:
+                continue  # the sentence before cannot make a unit that says none of it the fact
             context = sum(w for t, w in weights.items() if before is not None and not says(unit, t) and says(before, t))
             coverage = (said + CONTEXT_WEIGHT * context) / total
         scored.append((hit.score, coverage, unit))
@@ -1050,6 +1065,13 @@ def resolve(
                 res.trims[uid] = trim
                 part_tokens = set(tokenize(trim[0]))
                 named_here = named_values & part_tokens
+                # "the penicillin business": a head memory never says frames the request, and
+                # the one word memory holds is the value, not an attribute to keep
+                framed = {t for p in intent.targets if (h := head_of(p)) and not _df(store, h)
+                          for t in _attribute_words(p) - _possessors(p) - GENERIC - _FRAME_MODIFIERS
+                          if _df(store, t)} & part_tokens
+                if framed and not named_here:
+                    named_here = framed
                 if named_here:
                     # "forget Dr Thorsby and Smile Studio": the request names the values; the
                     # part's other words ("my dentist was …") say what they were
@@ -1058,7 +1080,9 @@ def resolve(
                     values = {t for t in value_tokens_of(store, unit) if t in part_tokens} or (part_tokens - described - GENERIC)
                     # the part that goes is one fact: every rare word of it is its value ("not
                     # available on Mondays because of childcare": Mondays as well as childcare)
-                    values |= {t for t in part_tokens - described - GENERIC - META if 0 < _df(store, t) <= MAX_VALUE_DF}
+                    # (not a month: "12 March" goes by its date key, "5 March" stays)
+                    values |= {t for t in part_tokens - described - GENERIC - META - _CALENDAR_TOKENS
+                               if 0 < _df(store, t) <= MAX_VALUE_DF}
                 if "@" in trim[0]:
                     values -= _MAIL_SUFFIXES  # "…@kestrelmail.ie": "ie" is every Irish address's
                 res.value_tokens |= (values - described) or values
@@ -1099,7 +1123,9 @@ def resolve(
             continue
         origin = [s for s in selected.values() if s.tokens & shared]
         values_of_origin = set().union(*(value_tokens_of(store, s) for s in origin)) if origin else set()
-        if len(shared) >= max(1, math.ceil(len(values_of_origin) / 2)):
+        # (a value from a trimmed part has no deleted statement to measure it by: one shared
+        # word, "allergic" of "NOT allergic to penicillin", does not make "allergic to latex" it)
+        if len(shared) >= (max(1, math.ceil(len(values_of_origin) / 2)) if origin else 2):
             selected[unit.id] = unit
             res.unit_ghosts.append(tuple(tokenize(unit.text)))
             res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)

@@ -1107,3 +1107,15 @@ def test_forgetting_a_negated_fact_keeps_the_affirmed_one_beside_it(tmp_path: Pa
     assert residue(system, "aspirin") == []
     assert "allergic to plasters" in ask(system, "Am I allergic to plasters?")
 
+
+
+def test_a_name_texted_in_lower_case_is_who_her_means(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "booked!! my outbound is KL1023 on the 4th"),
+        ("S1", 0, "assistant", "Saved."),
+        ("S1", 0, "user", "my cousin Noor is flying separately on KL1032 the day after"),
+        ("S2", 1, "user", "noor's cancelled so forget her flight number pls"),
+    ])
+    assert residue(system, "KL1032") == []
+    assert "KL1023" in ask(system, "What is my outbound flight?")

@@ -725,6 +725,11 @@ def _antecedent(phrase: str, statements: list[str], directives: list[str], store
     start = text.find(directives[0][:40]) if text and directives else -1
     pieces = [text[:start]] if start > 0 and any(_PERSON_REFERENCE.finditer(text[:start])) else [*statements, *directives]
     for statement in pieces:
+        if store is not None:
+            # texting writes names lower-case ("ana's cancelled so forget her flight number"):
+            # a possessive memory writes capitalised is a name
+            statement = _LOWER_POSSESSOR.sub(
+                lambda m: m.group(0).capitalize() if _is_name_in(store, m.group(1).capitalize()) else m.group(0), statement)
         for m in _PERSON_REFERENCE.finditer(statement):
             if m.group("owned"):
                 candidate = m.group("owned")
@@ -774,6 +779,8 @@ def without_pronoun(phrase: str, statements: list[str], directives: list[str], s
     return _PRONOUN.sub(lambda m: f"{antecedent}'s" if m.group("possessive") else antecedent, phrase)
 
 
+#: a lower-case possessive that may be a name: "ana's"
+_LOWER_POSSESSOR = re.compile(r"\b([a-z]{3,})(?='s\b|’s\b)")
 #: a target that is a person by object pronoun alone: "forget her completely"
 _PERSON_ALONE = re.compile(r"her|him|them", re.I)
 

@@ -1119,3 +1119,17 @@ def test_a_name_texted_in_lower_case_is_who_her_means(tmp_path: Path) -> None:
     ])
     assert residue(system, "KL1032") == []
     assert "KL1023" in ask(system, "What is my outbound flight?")
+
+
+def test_the_new_one_the_request_keeps_is_the_new_statement_of_the_attribute(tmp_path: Path) -> None:
+    # "the old landlord name … The new one of course you keep": the new landlord's sentence
+    # stays (even with a "he" about the old one in it) and answers "who is my landlord?"
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My landlord was Mr Kovacs, he owned the flat on Alder Street."),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "Now he sold the flat, the new landlord is a company, Brightwater Homes."),
+        ("S2", 1, "user", "Please, I prefer you don't keep the old landlord name anymore. The new one of course you keep."),
+    ])
+    assert residue(system, "Kovacs") == []
+    assert "Brightwater Homes" in ask(system, "Who is my landlord?")

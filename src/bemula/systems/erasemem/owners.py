@@ -49,6 +49,15 @@ _POSSESSOR = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|where|h
                         r"today|tomorrow|yesterday|year|week|month|day)(?:'s|’s))([A-Za-z]+)(?:'s|’s)\b")
 
 
+_KIN_POSSESSIVE = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?" + KIN_WORDS + r"(?:'s|’s)\s", re.I)
+
+
+def names_someone_elses(text: str) -> bool:
+    """The text names a thing as another person's outright ("Jonas's number", "My mum's GP
+    is …"), not merely with a pronoun ("Now he sold the flat, the new landlord is …")."""
+    return bool(owners_of(text) or _KIN_POSSESSIVE.search(text))
+
+
 def owners_of(text: str) -> set[str]:
     """The people other than the user, by name, whose things ``text`` names ("Jonas's
     number"). Names only: "my brother's name" and "my brother is Dmitri" are one fact, so

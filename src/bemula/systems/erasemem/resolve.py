@@ -299,6 +299,17 @@ _EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+no
 _KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
 
+def _one_named(phrase: str, targets: list[str]) -> str:
+    """"The new one" beside a request for "the old landlord name" is the new landlord."""
+    m = re.match(r"\s*(?:the\s+|my\s+)?(new|current|latest|present)\s+ones?\b", phrase, re.I)
+    heads = [h for t in targets if re.search(r"\b(?:old|previous|former|earlier)\b", t, re.I)
+             for h in [_attribute_words(re.sub(r"\b(?:old|previous|former|earlier|name|number|details?)\b", " ", t, flags=re.I))]
+             if h]
+    if not m or not heads:
+        return phrase
+    return f"the {m.group(1).lower()} {' '.join(sorted(heads[0]))}"
+
+
 def exceptions_of(intent: ForgetIntent) -> list[str]:
     """What a request keeps out of what it removes ("except the onsite date", "Keep only the
     payment date, because …")."""
@@ -323,7 +334,8 @@ _EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s
 #: "Just the cholesterol one on my list from now on.": what stays, said as all that is left
 _JUST_THIS = re.compile(r"^\W*(?:just|only)\s+(?P<x>(?:the|my)\s+[^,.;!?]+?)(?:\s+(?:from\s+now\s+on|now|going\s+"
                         r"forward|please|then|thanks))?\s*[.!]?$", re.I)
-_YOU_CAN_KEEP = re.compile(r"^\W*(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:you\s+can|can\s+you|please)\s+keep\b", re.I)
+_YOU_CAN_KEEP = re.compile(r"^\W*(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:of\s+course\s+)?(?:you\s+can|can\s+you|please|you\s+should|"
+                           r"you\s+may|you)\s+keep\b", re.I)
 
 
 #: words of a time reference that name when, not what happened
@@ -815,7 +827,13 @@ def resolve(
     _ = store.doc_freq  # value words are chosen by frequency: know every unit's tokens once
     # what the request keeps ("except the onsite date", "Keep only the payment date", "though
     # please keep my passport number"): found once, taken out wherever units are chosen
-    kept_units = [u for phrase in exceptions_of(intent) for u in kept_by_exception(store, phrase, request_turn_id)]
+    kept_units = []
+    for phrase in exceptions_of(intent):
+        named = _one_named(phrase, intent.targets)
+        kept = kept_by_exception(store, named, request_turn_id)
+        if named != phrase:  # "the new landlord": the statement of the new one, not the old
+            kept = [u for u in kept if re.search(r"\b(?:new|now|current|currently)\b", u.text, re.I)]
+        kept_units += kept
 
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         for phrase in intent.targets:

@@ -37,7 +37,7 @@ from bemula.systems.base import (
 )
 from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
-from bemula.systems.erasemem.owners import SELF, about_someone_else, owners_of
+from bemula.systems.erasemem.owners import SELF, about_someone_else, names_someone_elses, owners_of
 from bemula.systems.erasemem.resolve import GENERIC, Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
 from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
@@ -454,7 +454,7 @@ class EraseMem(MemorySystem):
             """A kept unit that may answer instead of a tombstone it ties with: any, unless
             it is someone else's thing and the question the user's ("Jonas's number" or
             "my mum's GP" is no answer to "my number", "my GP")."""
-            return doc_id not in stones and (q_about_others or not about_someone_else(self.store.units[doc_id].text))
+            return doc_id not in stones and (q_about_others or not names_someone_elses(self.store.units[doc_id].text))
 
         chosen: list[tuple[str, float]] = []
         for pos, (focused_key, coverage_key, _, neg_score, doc_id) in enumerate(ranked):

@@ -829,9 +829,9 @@ def resolve(
     # please keep my passport number"): found once, taken out wherever units are chosen
     kept_units = []
     for phrase in exceptions_of(intent):
-        named = _one_named(phrase, intent.targets)
-        kept = kept_by_exception(store, named, request_turn_id)
-        if named != phrase:  # "the new landlord": the statement of the new one, not the old
+        kept_phrase = _one_named(phrase, intent.targets)
+        kept = kept_by_exception(store, kept_phrase, request_turn_id)
+        if kept_phrase != phrase:  # "the new landlord": the statement of the new one, not the old
             kept = [u for u in kept if re.search(r"\b(?:new|now|current|currently)\b", u.text, re.I)]
         kept_units += kept
 

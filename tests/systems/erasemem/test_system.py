@@ -1133,3 +1133,17 @@ def test_the_new_one_the_request_keeps_is_the_new_statement_of_the_attribute(tmp
     ])
     assert residue(system, "Kovacs") == []
     assert "Brightwater Homes" in ask(system, "Who is my landlord?")
+
+
+def test_a_number_named_outright_goes_in_every_spelling_and_its_shared_prefix_stays(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "locksmith number is 07700 613290 - Rhys, he did the back door"),
+        ("S1", 0, "assistant", "Saved."),
+        ("S1", 0, "user", "from the office phone you need +44 7700 613290"),
+        ("S1", 0, "assistant", "Saved."),
+        ("S1", 0, "user", "the glazier is Moira, 07700 582114, very quick"),
+        ("S2", 1, "user", "rhys has retired so get rid of 07700 613290 pls"),
+    ])
+    assert residue(system, "613290") == []
+    assert "07700 582114" in ask(system, "What's the glazier's number?")

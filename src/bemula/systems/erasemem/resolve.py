@@ -1077,8 +1077,11 @@ def resolve(
     described |= {t for p in intent.targets for m in re.finditer(r"\b([A-Z][\w-]+)['’]s\b", p) for t in tokenize(m.group(1))}
     # the values a request names outright, every word a name or a code ("Dr Thorsby", "Smile
     # Studio", "SV5520781"), without a title ("Dr" is also Dr Okonjo's)
+    # (a number's digit groups are not: "07700" of "07700 914382" is also the electrician's
+    # "07700 958210"; the number goes in every spelling by its code key)
     named_values = {t for p in intent.targets if _NAMED_VALUE_PHRASE.fullmatch(p.strip())
-                    for t in tokenize(p) if t not in _TITLES}
+                    for t in tokenize(p) if t not in _TITLES and not (t.isdigit() and code_keys(p))}
+    named_code = any(_NAMED_VALUE_PHRASE.fullmatch(p.strip()) and code_keys(p) for p in intent.targets)
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
         # "… don't hold on to that one. Keep the cholesterol one": what the request keeps stays
         for unit in kept_units:
@@ -1097,7 +1100,7 @@ def resolve(
                           if _df(store, t)} & part_tokens
                 if framed and not named_here:
                     named_here = framed
-                if named_here:
+                if named_here or (named_code and code_keys(trim[0])):
                     # "forget Dr Thorsby and Smile Studio": the request names the values; the
                     # part's other words ("my dentist was …") say what they were
                     values = named_here

@@ -1147,3 +1147,18 @@ def test_a_number_named_outright_goes_in_every_spelling_and_its_shared_prefix_st
     ])
     assert residue(system, "613290") == []
     assert "07700 582114" in ask(system, "What's the glazier's number?")
+
+
+def test_a_texted_part_holding_the_thing_the_request_names_is_trimmed_not_the_whole_sentence(tmp_path: Path) -> None:
+    # "the cytopoint thing": the lower-case part that says it goes; the dog's age and breed,
+    # and his name everywhere, stay
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "pickle's 4 now, spaniel, and hes on cytopoint for his itchy paws lol"),
+        ("S1", 0, "assistant", "Noted."),
+        ("S1", 0, "user", "pickle's vet is Northgate Vets"),
+        ("S2", 1, "user", "actually scrap the cytopoint thing, vet took him off it and i dont want it floating around"),
+    ])
+    assert residue(system, "cytopoint") == []
+    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "spaniel" in units and "Northgate Vets" in units and "pickle" in units

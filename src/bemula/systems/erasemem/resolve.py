@@ -244,12 +244,21 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     kept = [p for i, p in enumerate(parts) if i not in drop]
     kept_words = set(tokenize(" ".join(kept))) - set(tokens) - GENERIC
     removed = " ".join(parts[i] for i in sorted(drop))
-    if len(kept_words) < MIN_KEPT_WORDS or not _holds_value(removed, set(tokens)):
+    # (or it holds a rare word the request names, written in lower case: "hes on apoquel for
+    # his itchy skin lol" for "the apoquel thing")
+    # (every content word of the request, so "aura" of "what I take when an aura starts" is not)
+    content = set(tokens) - _KIND_WORDS
+    named_rare = {t for t in set(tokenize(removed)) & content - GENERIC if 0 < _df(store, t) <= MAX_VALUE_DF}
+    named_rare = named_rare if named_rare == content else set()
+    if len(kept_words) < MIN_KEPT_WORDS or not (_holds_value(removed, set(tokens)) or named_rare):
         return None  # the rest says nothing of its own, or the value is not in the part: all goes
     kept_text = ", ".join(p.strip(" ,;:") for p in kept).strip()
     return removed.strip(" ,;:"), kept_text if kept_text.endswith(("?", "!")) else kept_text.rstrip(".") + "."
 
 
+#: nouns that name a kind of fact, never its value ("bin that number")
+_KIND_WORDS = frozenset(tokenize("""number numbers code codes address addresses name names email phone mobile
+landline date dates details detail info password pin id reference"""))
 #: a part that is only a number or code, no word: "57 392 048 161", "+44 7700 900123"
 _BARE_VALUE = re.compile(r"[^A-Za-z]*\d[^A-Za-z]*")
 

@@ -1067,3 +1067,16 @@ def test_one_of_the_users_things_named_by_one() -> None:
     intent = parse_forget_request("Drop the hall one. Rethinking it.", known=holds)
     assert intent is not None and intent.targets == ["the hall one"]
     assert parse_forget_request("Drop the blue one, it clashes.", known=holds) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It's better you don't have to wait for me.",
+        "I'd rather you didn't hold the meeting on Friday.",
+        "Better that you don't keep the receipt in your wallet.",
+        "I'd rather you didn't keep the cheese in the fridge.",
+    ],
+)
+def test_wishes_about_other_things_than_memory_are_no_requests(text: str) -> None:
+    assert parse_forget_request(text, known=lambda phrase: True) is None, text

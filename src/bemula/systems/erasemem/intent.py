@@ -89,10 +89,11 @@ _NOT_WANTED = (
     r"infer\w*|conclud\w*|assum\w*|draw\w*|mak(?:e|ing)\s+(?:any\s+)?(?:conclusions?|assumptions?|"
     r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together)"
     r"|(?:it(?:'s|’s|\s+is|\s+would\s+be)\s+|is\s+)?better\s+(?:if\s+|that\s+)?you\s+(?:don't|dont|do\s+not|didn't|did\s+not)\s+"
-    r"(?:have|keep|store|remember|hold)"
+    r"(?:have(?!\s+to\b)|keep|store|remember|hold(?=\s+(?:on\s*to|onto|anything|any|that|this|it|them|my|those|these)\b))"
     r"|i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?(?:rather|prefer)\s+(?:that\s+)?you\s+"
     r"(?:didn't|did\s+not|not|don't|do\s+not|wouldn't|would\s+not)\s+"
-    r"(?:remember|keep|store|know|retain|use|have|hold|infer|conclude|assume|put\s+(?:\w+\s+){0,2}?together|draw)"
+    r"(?:remember|keep|store|know|retain|use|have|hold(?=\s+(?:on\s*to|onto|anything|any|that|this|it|them|my|those|these)\b)|"
+    r"infer|conclude|assume|put\s+(?:\w+\s+){0,2}?together|draw)"
 )
 _CLAUSE_START = r"(?:^|(?<=[,;:—–(])\s*|\s-\s|\b(?:and|so|but|then|also)\s+)"
 _DIRECTIVE = re.compile(
@@ -192,6 +193,8 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             continue
         if not match.group("verb2") and _not_a_memory_object(rest, verb):
             continue  # "delete the second paragraph of my cover letter", "don't keep me waiting"
+        if match.group("verb2") and _PHYSICAL_PLACE.match(rest):
+            continue  # "better that you don't keep the receipt in your wallet"
         # "remove the onions from that recipe": a removal verb on a non-memory object
         if not re.search(
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
@@ -252,7 +255,7 @@ _NOT_A_FACT = re.compile(r"^\s*(?:me|us)\b(?!\s+(?:at|about)\b)|^\s*what\s+i\s+(
 _PHYSICAL_PLACE = re.compile(
     r"^\s*(?:the|my|your|our|any|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:in|on|under|inside|behind|near|by|at)\s+"
     r"(?:the|a|an|my|your|our)\s+(?:[\w-]+\s+)?(?:oven|fridge|freezer|cupboard|garage|shed|car|drawer|attic|loft|"
-    r"basement|cellar|kitchen|bathroom|sink|box|bag|boot|trunk|closet|wardrobe|pantry|counter|sun|heat|window|"
+    r"basement|cellar|kitchen|bathroom|sink|box|bag|wallet|purse|pocket|boot|trunk|closet|wardrobe|pantry|counter|sun|heat|window|"
     r"garden|hallway|porch|balcony|shelf|dishwasher|microwave)\b", re.I)
 
 

@@ -266,8 +266,9 @@ class MemoryStore:
     def said_before(self, unit: Unit, lookback: int = 2) -> Unit | None:
         """The live sentence the user said just before ``unit``: the one before it in its
         turn, else the last one of the user's previous turn (looking at most ``lookback``
-        turns back; across a session break too, as a person picks up where they left off). "My husband Rafael's is O+" states a blood type only
-        with the sentence before it ("my blood type is O negative")."""
+        turns back, across a session break too, as a person picks up where they left off).
+        "My husband Rafael's is O+" states a blood type only with the sentence before it
+        ("my blood type is O negative")."""
         live = [i for i in self.turns[unit.turn_id].unit_ids if i in self.units]
         if unit.id in live and live.index(unit.id) > 0:
             return self.units[live[live.index(unit.id) - 1]]

@@ -244,9 +244,9 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     kept = [p for i, p in enumerate(parts) if i not in drop]
     kept_words = set(tokenize(" ".join(kept))) - set(tokens) - GENERIC
     removed = " ".join(parts[i] for i in sorted(drop))
-    # (or it holds a rare word the request names, written in lower case: "hes on apoquel for
-    # his itchy skin lol" for "the apoquel thing")
-    # (every content word of the request, so "aura" of "what I take when an aura starts" is not)
+    # a part also holds the value when it holds every content word the request names, rare in
+    # memory and written in lower case ("hes on apoquel for his itchy skin lol" for "the
+    # apoquel thing"; not "aura" alone of "what I take when an aura starts")
     content = set(tokens) - _KIND_WORDS
     named_rare = {t for t in set(tokenize(removed)) & content - GENERIC if 0 < _df(store, t) <= MAX_VALUE_DF}
     named_rare = named_rare if named_rare == content else set()
@@ -791,8 +791,9 @@ def without_pronoun(phrase: str, statements: list[str], directives: list[str], s
     alone = _PERSON_ALONE.fullmatch(phrase.strip())
     if not _PRONOUN.search(phrase) and not alone:
         return phrase
-    antecedent = _antecedent(phrase if not alone else "she" if alone.group(0).lower() == "her" else "he"
-                             if alone.group(0).lower() == "him" else "they", statements, directives, store, text)
+    # a person by object pronoun alone is looked for as its subject form ("her" -> "she")
+    asked = {"her": "she", "him": "he"}.get(alone.group(0).lower(), "they") if alone else phrase
+    antecedent = _antecedent(asked, statements, directives, store, text)
     if antecedent is None:
         return phrase
     if alone:

@@ -638,8 +638,11 @@ _DASH_AFTER = re.compile(r"\s+[—–-]+\s")
 def _dash_follows(text: str, clause: str) -> bool:
     """``clause`` (one of ``text``'s) ends where a dash joins it to the next one."""
     return _DASH_AFTER.match(text, text.find(clause) + len(clause)) is not None
-#: … unless the clause is no noun phrase: a sentence ("The weather was awful — forget it"),
-#: a speaker's own doing ("I was tired"), or an interjection ("Ugh, never mind — forget it")
+
+
+#: a clause before a dash that is no noun phrase, so no antecedent for "it" after the dash: a
+#: sentence ("The weather was awful — forget it"), a speaker's own doing ("I was tired"), or
+#: an interjection ("Ugh, never mind — forget it")
 _NOT_A_THING = re.compile(
     r"^\W*(?:i|i'm|i’m|i've|i’ve|we|you|it's|it’s|that's|that’s|there's|there’s|ugh|oh|ah|hmm|whatever|"
     r"anyway|never\s*mind|ok(?:ay)?|well)\b"

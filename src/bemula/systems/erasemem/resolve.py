@@ -492,7 +492,10 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         if required:
             if not all(says(unit, t) for t in required):
                 continue
-        before = store.said_before(unit)
+        said = sum(w for t, w in weights.items() if says(unit, t))
+        if not required and said <= 0:
+            continue  # the sentence before cannot make a unit that says none of it the fact
+        before = store.said_before(unit)  # (looked up only for units that may count)
         if not required and modifiers and not any(says(unit, t) for t in modifiers) and not (
                 named_owners and before is not None and any(says(before, t) for t in modifiers & named_owners)):
             continue  # (an owner may be named in the sentence before: "Ines … Her mobile is …")
@@ -504,9 +507,6 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         else:
             # a word the unit leaves to the sentence before it counts for less: "My husband
             # Rafael's is O+" after "my blood type is O negative" states Rafael's blood type
-            said = sum(w for t, w in weights.items() if says(unit, t))
-            if said <= 0:
-                continue  # the sentence before cannot make a unit that says none of it the fact
             context = sum(w for t, w in weights.items() if before is not None and not says(unit, t) and says(before, t))
             coverage = (said + CONTEXT_WEIGHT * context) / total
         scored.append((hit.score, coverage, unit))
@@ -542,11 +542,13 @@ def _own_value(unit: Unit, phrase_tokens: list[str]) -> bool:
     return any(not set(tokenize(m.group(0))) <= said for m in _VALUE_WORD.finditer(unit.text))
 
 
-#: a value written out: a number, or a run of capitalised words not opening a sentence ("Project
-#: Kestrel" is one run, so it names the subject when the request says "Kestrel")
-_VALUE_RUN = re.compile(r"[^\s,;]*\d[^\s,;]*|(?<!^)(?<![.!?:]\s)\b[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)*")
 #: a word that writes a value: one with a digit, or a capitalised word not opening a sentence
-_VALUE_WORD = re.compile(r"[^\s,;]*\d[^\s,;]*|(?<!^)(?<![.!?:]\s)\b[A-Z][\w'’-]+")
+_NUMBER_WORD = r"[^\s,;]*\d[^\s,;]*"
+_CAPITALISED_WORD = r"(?<!^)(?<![.!?:]\s)\b[A-Z][\w'’-]+"
+_VALUE_WORD = re.compile(f"{_NUMBER_WORD}|{_CAPITALISED_WORD}")
+#: … and a value written out as a run of them ("Project Kestrel" is one run, so it names the
+#: subject when the request says "Kestrel")
+_VALUE_RUN = re.compile(f"{_NUMBER_WORD}|{_CAPITALISED_WORD}(?:\\s+[A-Z][\\w'’-]+)*")
 
 
 def _statements_for(store: MemoryStore, phrase: str, tokens: list[str], units: list[Unit]) -> list[Unit]:

@@ -133,6 +133,22 @@ def test_a_ray_worker_killed_mid_task_is_retried_and_nothing_is_written_twice(
     _same_answers(out, reference)
 
 
+def test_a_retried_task_that_hands_its_answers_on_in_other_bundles_loses_none(
+    tiny_data: Path, tmp_path: Path, reference: dict
+) -> None:
+    """The first attempt yields small bundles for seconds and dies; the second is fast and
+    yields one large bundle. Ray's own replay would keep only the items past those already
+    consumed, losing answers (or failing the task); the driver's retry asks for what is left."""
+    out = tmp_path / "run"
+    mark = tmp_path / "died"
+    done = subprocess.run(_command(tiny_data, out, "ray"), capture_output=True, text=True, timeout=180, env=_env(
+        0.0, BEMULA_TEST_DIE_INSTANCE="tiny-b", BEMULA_TEST_DIE_AFTER="12", BEMULA_TEST_DIE_MARK=str(mark)))
+    assert mark.exists(), "the worker never died"
+    assert done.returncode == 0, done.stderr
+    assert not (out / "failures.log").exists()
+    _same_answers(out, reference)
+
+
 def test_an_exception_in_the_system_is_recorded_not_retried(tiny_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     done = subprocess.run(_command(tiny_data, out, "ray"), env=_env(0.0, BEMULA_TEST_FAIL_INSTANCE="tiny-b"),

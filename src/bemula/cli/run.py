@@ -68,7 +68,7 @@ def run_command(
     workers: Annotated[int, typer.Option(help="parallel worker processes (over instances); with --executor ray, the local Ray's CPUs")] = 1,
     executor: Annotated[str, typer.Option(help="local (processes on this machine) | ray (one Ray task per instance; pip install 'bemula[ray]')")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="Ray cluster to join (with --executor ray) [default: start a local Ray]")] = None,
-    ray_retries: Annotated[int, typer.Option(help="times Ray runs a task again after its worker died")] = 3,
+    ray_retries: Annotated[int, typer.Option(help="times a task is sent again after its Ray worker died (for its unanswered questions)")] = 3,
     concurrency: Annotated[int, typer.Option(help="LLM backbone calls in flight at once per worker (an endpoint's parallel slots)")] = 1,
     seed: Annotated[int, typer.Option(help="seed given to the system")] = 0,
     model: Annotated[str | None, typer.Option(help="LLM model name (LLM backbones)")] = None,

@@ -9,10 +9,14 @@ Why this shape:
   node needs neither the dataset nor the run folder on its disk.
 - **The driver is the one writer** of ``answers.jsonl`` (the same ``JsonlAppender`` as the
   local executor), so a run killed under either executor resumes under either.
-- **Retries are Ray's**: a task whose worker died (``kill -9``, a lost node) is run again up
-  to ``--ray-retries`` times; answers a retried task yields again are not written twice.
-  An exception inside the system is not retried: like a local failure, it is recorded in
-  ``failures.log`` and the run goes on.
+- **Retries are the driver's**: a task whose worker died (``kill -9``, a lost node) is sent
+  again, up to ``--ray-retries`` times, for only the questions still unanswered. Ray's own
+  retry is off: it replays a generator and keeps only the items past those already consumed,
+  which is sound only when every attempt yields the same items in the same order, and these
+  bundles are cut by the clock (a retried task lost a whole instance's answers that way, and
+  the run still said it was complete). An exception inside the system is not retried: like
+  a local failure, it is recorded in ``failures.log`` and the run goes on. A task that ends
+  with questions of its own unanswered is recorded as failed too, never passed over.
 - **Resources** come from the system's registry entry (``MemorySystem.resources``:
   ``num_cpus``, ``memory_gb``); one CPU by default.
 
@@ -30,6 +34,7 @@ import time
 import traceback
 from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -137,6 +142,15 @@ def instance_task(config: RunConfig, spec: dict[str, Any], instance_json: bytes,
 # --------------------------------------------------------------------------- the driver
 
 
+@dataclass(frozen=True)
+class _Attempt:
+    """One submission of an instance's task: what it was asked, and how many tries came before."""
+
+    instance_id: str
+    todo: dict[str, list[str]]
+    tries: int
+
+
 def run_ray(
     config: RunConfig,
     dataset: Any,
@@ -167,14 +181,24 @@ def run_ray(
     resources = registry()[config.system].resources
     options: dict[str, Any] = {
         "num_cpus": float(resources.get("num_cpus", 1)),
-        "max_retries": config.ray_retries,
+        "max_retries": 0,  # the driver retries, with only what is left (module docstring)
         "retry_exceptions": False,
     }
     if resources.get("memory_gb"):
         options["memory"] = int(float(resources["memory_gb"]) * 1024**3)
     remote = ray.remote(instance_task).options(**options)
-    pending: dict[Any, str] = {}
-    written: set[tuple[str, str]] = set()  # this invocation's: a retried task yields them again
+    pending: dict[Any, _Attempt] = {}
+    written: set[tuple[str, str]] = set()  # this invocation's answers, by key
+
+    def submit(instance_id: str, todo: dict[str, list[str]], tries: int) -> None:
+        generator = remote.remote(config, spec, dataset.read_bytes(instance_id), todo)
+        pending[generator] = _Attempt(instance_id, todo, tries)
+
+    def left(attempt: _Attempt) -> dict[str, list[str]]:
+        """The attempt's questions not yet written, by version."""
+        todo = {version: [q for q in qids if (attempt.instance_id, q) not in written]
+                for version, qids in attempt.todo.items()}
+        return {version: qids for version, qids in todo.items() if qids}
 
     def handle(instance_id: str, item: tuple[Any, ...]) -> bool:
         """Write what one item carries; True when it says how the instance ended."""
@@ -194,31 +218,37 @@ def run_ray(
             summary.add(item[1])
         elif kind == "fatal":
             raise RunError(item[1])
-        else:
+        else:  # "failed", or "lost" with its retries spent
             _record_failure(out, instance_id, item[1], item[2], summary, bar)
         return True
 
     try:
         for task in sorted(tasks, key=lambda t: -t.size):  # big instances first: shorter tail
-            todo = {version.value: qids for version, qids in task.todo.items()}
-            generator = remote.remote(config, spec, dataset.read_bytes(task.instance_id), todo)
-            pending[generator] = task.instance_id
+            submit(task.instance_id, {version.value: qids for version, qids in task.todo.items()}, 0)
         finished = 0
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
             for generator in ready:
-                instance_id = pending[generator]
+                attempt = pending[generator]
                 try:
                     bundle = ray.get(next(generator))
-                except StopIteration:  # ended without saying how: its worker is gone for good
-                    bundle = [("failed", "the Ray task ended without a result", "")]
-                except ray.exceptions.RayError as exc:  # retries spent (worker died again and again)
-                    bundle = [("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0]}", str(exc))]
+                except StopIteration:  # ended without saying how
+                    bundle = [("lost", "the Ray task ended without a result", "")]
+                except ray.exceptions.RayError as exc:  # its worker or node died
+                    bundle = [("lost", f"{type(exc).__name__}: {str(exc).splitlines()[0]}", str(exc))]
                 for item in bundle:
-                    if handle(instance_id, item):
+                    if item[0] == "lost" and attempt.tries < config.ray_retries and left(attempt):
+                        del pending[generator]
+                        submit(attempt.instance_id, left(attempt), attempt.tries + 1)
+                        break
+                    if item[0] == "done" and left(attempt):
+                        missing = sum(len(qids) for qids in left(attempt).values())
+                        item = ("failed", f"the Ray task ended with {missing} of its questions unanswered", "")
+                    if handle(attempt.instance_id, item):
                         del pending[generator]
                         finished += 1
                         bar.describe(f"{finished}/{len(tasks)} instances")
+                        break
     except BaseException:
         for generator in pending:
             try:

@@ -1162,3 +1162,82 @@ def test_a_texted_part_holding_the_thing_the_request_names_is_trimmed_not_the_wh
     assert residue(system, "cytopoint") == []
     units = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "spaniel" in units and "Northgate Vets" in units and "pickle" in units
+
+
+def test_a_question_to_the_assistant_is_not_merged_with_the_statement_after_it() -> None:
+    from bemula.systems.erasemem.textutil import split_sentences
+
+    # a question the user answers at once is one statement ...
+    assert split_sentences("My gym days? That's Tuesdays and Fridays.") == ["My gym days? That's Tuesdays and Fridays."]
+    assert split_sentences("Anyway, my gym days? Tuesdays.") == ["Anyway, my gym days? Tuesdays."]
+    # ... a question to the assistant is followed by a statement of its own
+    assert split_sentences("Split it or not? The one thing I will pay extra for on a flight: aisle seat.") == [
+        "Split it or not?", "The one thing I will pay extra for on a flight: aisle seat."]
+    assert split_sentences("What should I look for? Visiting my sister means a trip to Lille.") == [
+        "What should I look for?", "Visiting my sister means a trip to Lille."]
+
+
+def test_a_value_said_again_word_for_word_goes_as_one_span_and_its_words_stay_elsewhere(tmp_path: Path) -> None:
+    """The statement's rarest words ("extra", "pay") are not its value; the run the user says
+    again ("aisle seat near the front") is, and goes wherever it stands. "near" and "front"
+    on their own stay."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "An hour a week is what I can afford. Split it or not? "
+                          "The one thing I will pay extra for on a flight: aisle seat near the front."),
+        ("S2", 1, "user", "I checked in early to grab my usual (aisle seat near the front) before the rush."),
+        ("S2", 1, "assistant", "Nice, the aisle seat near the front is the best spot for a quick exit."),
+        ("S2", 1, "user", "The bakery near the station sells rye bread."),
+        ("S2", 1, "user", "I sit at the front in yoga class."),
+        ("S3", 2, "user", "Could you drop how I choose seats on flights?"),
+    ])
+    assert residue(system, "aisle") == []
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "An hour a week is what I can afford." in dumped  # the other sentence of its turn
+    assert "The bakery near the station sells rye bread." in dumped
+    assert "I sit at the front in yoga class." in dumped
+    assert "I checked in early to grab my usual" in dumped  # only the value's span went
+
+
+def test_forgetting_a_number_blanks_the_number_not_whose_it_was(tmp_path: Path) -> None:
+    """"bin that number": the question that names the kind ("Can you store a couple of phone
+    numbers for me?") gives way to the sentence after it that writes one, and the number goes
+    by its code key; "mum" and "landline", as rare here as the number, are not the value and
+    stay where they are said again (the request's own "Mum's getting rid of her landline")."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Can you store a couple of phone numbers for me? My mum's landline is 0161 496 0733."),
+        ("S1", 0, "user", "The dentist, Fallowfield Dental, is 0161 496 0218."),
+        ("S2", 1, "user", "Mum's getting rid of her landline so you can bin that number."),
+    ])
+    assert residue(system, "0733") == []
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Mum's getting rid of her landline" in dumped
+    assert "0161 496 0218" in ask(system, "What's the phone number for Fallowfield Dental?")
+
+
+def test_the_number_from_my_passport_is_the_sentence_that_writes_it(tmp_path: Path) -> None:
+    """A head noun that asks for a code ("number") is said by a sentence that writes one: "My
+    passport is GK482913 …" is the passport number, not "… also passport number and
+    Steuer-ID. Is normal?", which only names the kind."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "It asks many things: salary, employer, and also passport number and Steuer-ID. Is normal? "
+                          "My passport is GK482913 and my bike is a blue Brompton."),
+        ("S2", 1, "user", "Please don't keep the number from my passport anymore."),
+    ])
+    assert residue(system, "GK482913") == []
+
+
+def test_an_attribute_two_statements_share_is_not_a_restated_value(tmp_path: Path) -> None:
+    """"frequent flyer number" is said word for word in both statements, but before their
+    "is": it names the kind of fact, so the kept statement keeps it."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My frequent flyer number with KLM is KL 4471 0921."),
+        ("S1", 0, "user", "My frequent flyer number with British Airways is BA 9981 2270."),
+        ("S2", 1, "user", "I'm closing the KLM account, so please forget KL 4471 0921."),
+    ])
+    assert residue(system, "4471") == []
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "My frequent flyer number with British Airways is BA 9981 2270." in dumped

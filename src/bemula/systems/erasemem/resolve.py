@@ -85,6 +85,8 @@ class Resolution:
     phrase_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # tokens of the request
     value_ghosts: list[tuple[str, ...]] = field(default_factory=list)  # F6 old-value tokens
     code_keys: set[str] = field(default_factory=set)  # every spelling of a removed code (forms.py)
+    #: a value the user said again word for word: its runs of tokens, blanked as one span
+    phrases: set[tuple[str, ...]] = field(default_factory=set)
     ghost_heads: dict[tuple[str, ...], str | None] = field(default_factory=dict)  # phrase ghost -> head noun
     #: compound units that lose one part and keep the rest: unit id -> (removed part, kept text)
     trims: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -469,9 +471,15 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
             weights[t] = max([weights[t], *(alt_weights.get(a, 0.0) for a in alts)])
     total = sum(weights.values()) or 1.0
 
+    # "the number from my passport": a unit that writes a code says the number ("My passport
+    # is GK482913") as much as one that only names the kind ("… passport number and Steuer-ID?")
+    wants_code = head in _IDENTIFIER_HEADS
+
     def says(unit: Unit, token: str) -> bool:
         if token in negated:
             return negated[token] in unit.tokens and _NEGATION.search(unit.text) is not None
+        if wants_code and token == head and token not in unit.tokens and code_keys(unit.text):
+            return True
         return token in unit.tokens or not alternatives.get(token, frozenset()).isdisjoint(unit.tokens)
 
     # the head noun names the kind of fact ("number"), its modifiers which one ("passport"):
@@ -525,6 +533,9 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
             return []  # only a friend's birthday says "birthday": "my birthday" is not it
         scored = mine
     best_cov = max(c for _, c, _ in scored)
+    if wants_code and any(c == best_cov and code_keys(u.text) for _, c, u in scored):
+        # … and of the two, the one that writes it is the number
+        scored = [x for x in scored if x[1] < best_cov or code_keys(x[2].text)]
     best_score = max(s for s, c, _ in scored if c == best_cov)
     # "the Halden details": every statement about Halden is meant, the long one with the
     # sort code as much as the short "The Halden account closes next month."
@@ -564,9 +575,16 @@ def _statements_for(store: MemoryStore, phrase: str, tokens: list[str], units: l
         return units
     out: list[Unit] = []
     for unit in units:
+        siblings = [store.units[i] for i in store.turns[unit.turn_id].unit_ids if i in store.units and i != unit.id]
         if attribute.isdisjoint(unit.tokens) and (not _own_value(unit, tokens) or owned):
-            siblings = [store.units[i] for i in store.turns[unit.turn_id].unit_ids if i in store.units and i != unit.id]
             stating = [v for v in siblings if not attribute.isdisjoint(v.tokens) and _own_value(v, tokens)]
+        elif unit.text.rstrip().endswith("?") and not _own_value(unit, tokens):
+            # "Can you store a couple of phone numbers for me? My mum's landline is 0161 496
+            # 0733.": a question names the kind of fact; the sentences after it that write a
+            # value state it
+            order = store.turns[unit.turn_id].unit_ids
+            after = [v for v in siblings if order.index(v.id) > order.index(unit.id)]
+            stating = [v for v in after if _own_value(v, tokens)][:1]
         else:
             stating = []
         if stating:
@@ -1132,14 +1150,21 @@ def resolve(
     # a window ("what I told you that night") covers what was said then, not the same words
     # said on other days: its units go whole, nothing is chased into other sessions
     window = intent.kind == ForgetKind.TIME_WINDOW
+    # "bin that number": when the request asks for a number or code, a unit that writes one
+    # loses it (in every spelling, by its code key), not its other words ("mum", "landline"
+    # of "My mum's landline is 0161 496 0733" stay in every other memory)
+    wants_code = any(head_of(p) in _IDENTIFIER_HEADS for p in intent.targets)
     for unit in selected.values():
         if not window:
             own = code_keys(unit.text)
-            if len(own) <= 2:  # one code (and its phone tail): its other spellings go everywhere
+            # one code (and its phone tail): its other spellings go everywhere; two when the
+            # request asks for numbers ("My passport is GK482913 and the Steuer-ID … 57 392 048 161")
+            if len(own) <= (4 if wants_code else 2):
                 res.code_keys |= own
-            # "delete my pet food brand": the request's words name the attribute, not the value
-            values = value_tokens_of(store, unit, exclude=described) or value_tokens_of(store, unit)
-            res.value_tokens |= values
+            if not (wants_code and own and len(own) <= 4):
+                # "delete my pet food brand": the request's words name the attribute, not the value
+                values = value_tokens_of(store, unit, exclude=described) or value_tokens_of(store, unit)
+                res.value_tokens |= values
         ghosts = res.window_ghosts if window else res.unit_ghosts
         ghosts.append(tuple(tokenize(unit.text)))
         res.ghost_owners[ghosts[-1]] = ghost_owners(unit.text)
@@ -1154,6 +1179,7 @@ def resolve(
         for text in parts:
             for span_tokens in _restated_names(store, text, set(selected) | set(res.trims)):
                 restated |= span_tokens - described  # "Lindqvist Retirement Fund" for "my retirement savings"
+            res.phrases |= _restated_phrases(store, text, set(selected) | set(res.trims), described)
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:
@@ -1201,6 +1227,74 @@ def _restated_names(store: MemoryStore, text: str, removed: set[str]) -> list[se
         if any(u.id not in removed and tokens <= u.tokens for u in store.units_containing(tokens)):
             out.append(tokens)
     return out
+
+
+#: a phrase said again word for word this long (content words) is a value, not chance
+MIN_RESTATED_RUN = 3
+
+
+def _restated_phrases(store: MemoryStore, text: str, removed: set[str], described: set[str]) -> set[tuple[str, ...]]:
+    """The runs of ``text`` that another live unit says again in the same order (content
+    words, at least ``MIN_RESTATED_RUN``, none of them vocabulary, two of them rare): "aisle
+    seat near the front" of "the one thing I will pay extra for on a flight: aisle seat near
+    the front", said again in "I checked in early to grab my usual (aisle seat near the
+    front)". The deleted statement's rarest words ("extra", "pay") are not its value; what
+    the user repeats is. A value in lower case has no capitals to find it by
+    (``_restated_names``); as a run it is blanked as one span, never word by word ("near"
+    stays in every other sentence). A run that is only the request's attribute words
+    ("how I choose seats") is not a value, nor one said mostly before the statement's "is" or
+    colon: "frequent flyer number" of "My frequent flyer number is SV-5520-781" is the
+    attribute, which Jonas's number shares. Another person's sentence restates nothing of
+    the user's."""
+    sequence = tokenize(text)
+    marker = _COPULA_OR_COLON.search(text)
+    value_side = set(tokenize(text[marker.end():])) if marker else set(sequence)
+    owners = owners_of(text)
+    usable = [0 < _df(store, t) <= 2 * MAX_VALUE_DF and t not in GENERIC and t not in META for t in sequence]
+    runs: list[list[str]] = []
+    start = 0
+    while start < len(sequence):
+        end = start
+        while end < len(sequence) and usable[end]:
+            end += 1
+        if end - start >= MIN_RESTATED_RUN:
+            runs.append(sequence[start:end])
+        start = end + 1
+    out: set[tuple[str, ...]] = set()
+    for run in runs:
+        for phrase in _shared_runs(store, run, removed, owners):
+            if (sum(_df(store, t) <= MAX_VALUE_DF for t in phrase) >= 2 and not set(phrase) <= described
+                    and len(set(phrase) & value_side) >= 2):
+                out.add(phrase)
+    return out
+
+
+#: where a statement's attribute ends and its value begins: "My X is …", "The one thing …: …"
+_COPULA_OR_COLON = re.compile(r"\s(?:is|are|was|were)\s|(?<!\d):\s|\s[—–]\s", re.I)
+
+
+def _shared_runs(store: MemoryStore, run: list[str], removed: set[str], owners: set[str]) -> set[tuple[str, ...]]:
+    """The longest stretches of ``run`` (``MIN_RESTATED_RUN`` long or more) that a live unit
+    not in ``removed`` and naming no owner but ``owners`` holds in the same order, word
+    after word."""
+    found: set[tuple[str, ...]] = set()
+    for unit in store.units_containing(set(run)):
+        if unit.id in removed or len(unit.tokens & set(run)) < MIN_RESTATED_RUN or owners_of(unit.text) - owners:
+            continue
+        other = tokenize(unit.text)
+        # longest common runs by dynamic programming (both sides are one sentence long)
+        longest = [[0] * (len(other) + 1) for _ in range(len(run) + 1)]
+        for i in range(len(run)):
+            for j in range(len(other)):
+                if run[i] == other[j]:
+                    longest[i + 1][j + 1] = longest[i][j] + 1
+        for i in range(len(run)):
+            for j in range(len(other)):
+                n = longest[i + 1][j + 1]
+                extends = i + 1 < len(run) and j + 1 < len(other) and run[i + 1] == other[j + 1]
+                if n >= MIN_RESTATED_RUN and not extends:
+                    found.add(tuple(run[i + 1 - n : i + 1]))
+    return found
 
 
 #: a value: words, digits, "99%", "+386 41 552 708", "juniper.rowe@proton.me" (a dot inside a word)

@@ -40,7 +40,7 @@ from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forge
 from bemula.systems.erasemem.owners import SELF, about_someone_else, names_someone_elses, owners_of
 from bemula.systems.erasemem.resolve import GENERIC, Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
-from bemula.systems.erasemem.textutil import REDACTED, split_sentences, word_spans
+from bemula.systems.erasemem.textutil import REDACTED, phrase_spans, split_sentences, word_spans
 from bemula.systems.erasemem.tokens import tokenize
 from bemula.systems.erasemem.tombstones import TombstoneSet
 
@@ -290,6 +290,20 @@ class EraseMem(MemorySystem):
                     units_edited += 1
             for raw_turn in list(store.turns.values()):
                 spans = code_spans(raw_turn.text, res.code_keys)
+                if spans:
+                    store.set_turn_text(raw_turn.id, redact_spans(raw_turn.text, spans, REDACTED))
+                    words_redacted += len(spans)
+                    touched_turns.add(raw_turn.id)
+        # a value the user said again word for word ("aisle seat near the front"): the run goes
+        # as one span wherever it stands, its words stay everywhere else
+        if res.phrases:
+            words = set().union(*res.phrases)
+            for unit in store.units_containing(words):
+                spans = phrase_spans(unit.text, res.phrases) if words & unit.tokens else []
+                if spans and store.rewrite_unit(unit.id, redact_spans(unit.text, spans, REDACTED)):
+                    units_edited += 1
+            for raw_turn in store.turns_containing(words):
+                spans = phrase_spans(raw_turn.text, res.phrases)
                 if spans:
                     store.set_turn_text(raw_turn.id, redact_spans(raw_turn.text, spans, REDACTED))
                     words_redacted += len(spans)

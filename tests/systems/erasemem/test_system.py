@@ -1241,3 +1241,25 @@ def test_an_attribute_two_statements_share_is_not_a_restated_value(tmp_path: Pat
     assert residue(system, "4471") == []
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "My frequent flyer number with British Airways is BA 9981 2270." in dumped
+
+
+def test_a_category_request_takes_what_the_user_told_not_the_questions_that_share_its_words(tmp_path: Path) -> None:
+    """"Forget everything about my job": a statement about the job goes, with its value said
+    in a question too; a question to the assistant that only mentions work, a trick that
+    "worked" and "I'll report back" are not about the job and stay."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I work as a structural engineer at Brightwater Consulting."),
+        ("S1", 0, "user", "I manage six direct reports."),
+        ("S1", 0, "user", "I promised Brightwater Consulting a draft by Friday, is that realistic?"),
+        ("S2", 1, "user", "The stack-and-sand trick worked on my shelf."),
+        ("S2", 1, "user", "What reheats well in the office microwave?"),
+        ("S2", 1, "user", "Viewing two flats this weekend, I'll report back."),
+        ("S3", 2, "user", "Please forget everything about my job."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "structural engineer" not in dumped and "Brightwater" not in dumped
+    assert "six direct reports" not in dumped
+    assert "The stack-and-sand trick worked on my shelf." in dumped
+    assert "What reheats well in the office microwave?" in dumped
+    assert "Viewing two flats this weekend, I'll report back." in dumped

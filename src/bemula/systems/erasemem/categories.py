@@ -59,7 +59,7 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " coworker team position title role promotion salary startup firm client clients"
         " project projects shift remote hybrid commute hired fired resign resigned intern"
         " internship contract contractor contractors freelance engineer developer nurse lawyer"
-        " designer consultant analyst occupation profession employee employees reports direct"
+        " designer consultant analyst occupation profession employee employees"
         " staff codename",
     ),
     "education": (
@@ -235,15 +235,54 @@ def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) 
     by_word = _signal_index()
     tokens = set(tokenize(text)) if tokens is None else tokens
     found: set[str] = set()
+    past = _past_tense_only(text, tokens, by_word)
     for token in tokens:
         cats = by_word.get(token)
-        if cats:
+        if cats and token not in past:
             found.update(cats)
     if any(_DRUG_SUFFIX.match(t) for t in tokens):
         found.add("health")
+    for category, pattern in _PHRASE_SIGNALS:
+        if pattern.search(text):
+            found.add(category)
     if tokens & _PEOPLE and tokens & _WHEREABOUTS:
         found.add("contacts")  # where someone I know lives is part of how to reach them
     return frozenset(found)
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+#: terms whose words alone signal nothing: "I'll report back" is not about work, "six
+#: direct reports" is
+_PHRASE_SIGNALS = [("work", re.compile(r"\bdirect\s+reports?\b", re.I))]
+
+
+@lru_cache(maxsize=1)
+def _signal_surface() -> frozenset[str]:
+    """The signal words as the lexicon writes them ("married", "hired" are listed)."""
+    return frozenset(w.lower() for _, signals in _LEXICON.values() for w in signals.split())
+
+
+def _past_tense_only(text: str, tokens: set[str] | frozenset[str], by_word: dict[str, frozenset[str]]) -> set[str]:
+    """Signal tokens the unit says only as a past tense the lexicon does not list: "the
+    stack-and-sand trick worked" is not about work, "we booked it" not about books; "I got
+    married" is (the lexicon lists "married"), and so is "I worked as a nurse"."""
+    if "ed" not in text:
+        return set()
+    surface = _signal_surface()
+    verb_only: set[str] = set()
+    other: set[str] = set()
+    for match in _WORD.finditer(text):
+        word = match.group(0).lower()
+        # ("I worked as a nurse", "worked at Siemens", "played for Leeds": still the thing)
+        past = word.endswith("ed") and word not in surface and not _ROLE_AFTER.match(text, match.end())
+        for token in tokenize(word):
+            if token in tokens and token in by_word:
+                (verb_only if past else other).add(token)
+    return verb_only - other
+
+
+_ROLE_AFTER = re.compile(r"\s+(?:as|at|for)\b", re.I)
 
 
 def concept_expansion(tokens: set[str]) -> set[str]:

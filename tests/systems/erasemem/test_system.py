@@ -1263,3 +1263,19 @@ def test_a_category_request_takes_what_the_user_told_not_the_questions_that_shar
     assert "The stack-and-sand trick worked on my shelf." in dumped
     assert "What reheats well in the office microwave?" in dumped
     assert "Viewing two flats this weekend, I'll report back." in dumped
+
+
+def test_what_the_user_said_after_a_forgotten_fact_answers_past_its_tombstone(tmp_path: Path) -> None:
+    """The old account's tombstone matches "salary", "paid", "bank" and "account"; the new
+    account's sentence, said later, matches less (its turn says "banks"), but it is the
+    answer, not something to hide."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My salary is paid into my Halden Bank account, account number 61839027."),
+        ("S1", 0, "user", "The payroll contact is Bronwen in HR."),
+        ("S2", 3, "user", "I've switched banks. Salary should now go to Corrie Mutual, account number 24406153."),
+        ("S3", 5, "user", "Please purge the Halden details entirely."),
+    ])
+    answer = ask(system, "Which bank account is my salary paid into?")
+    assert "Corrie Mutual" in answer and "61839027" not in answer
+    assert "Bronwen" in ask(system, "Who is my payroll contact in HR?")

@@ -92,6 +92,8 @@ class Resolution:
     trims: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: ghost tokens -> the named owners in the text they came from ("Jonas's number")
     ghost_owners: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    #: ghost tokens -> when the user said the deleted statement (what they said later is newer)
+    ghost_said: dict[tuple[str, ...], datetime] = field(default_factory=dict)
     conclusion_tokens: set[str] = field(default_factory=set)  # F4: two of them suppress outright
     conclusion_heads: set[str] = field(default_factory=set)  # F4: with synonyms, a ranked tombstone
     redact_whole_turns: list[str] = field(default_factory=list)  # F5: assistant turns in window
@@ -1176,6 +1178,7 @@ def resolve(
                 res.code_keys |= code_keys(trim[0]) | date_keys(trim[0])
                 res.unit_ghosts.append(tuple(tokenize(trim[0])))
                 res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(trim[0])
+                res.ghost_said[res.unit_ghosts[-1]] = unit.timestamp
     # a window ("what I told you that night") covers what was said then, not the same words
     # said on other days: its units go whole, nothing is chased into other sessions
     window = intent.kind == ForgetKind.TIME_WINDOW
@@ -1197,6 +1200,7 @@ def resolve(
         ghosts = res.window_ghosts if window else res.unit_ghosts
         ghosts.append(tuple(tokenize(unit.text)))
         res.ghost_owners[ghosts[-1]] = ghost_owners(unit.text)
+        res.ghost_said[ghosts[-1]] = unit.timestamp
     # a name or handle the deleted statement shares with another of the user's statements
     # ("lumen_drift", "Lindqvist Retirement Fund") is the value, said again: it is blanked
     # wherever it stands (only blanked: the other statements are not deleted for it). So for
@@ -1224,6 +1228,7 @@ def resolve(
             selected[unit.id] = unit
             res.unit_ghosts.append(tuple(tokenize(unit.text)))
             res.ghost_owners[res.unit_ghosts[-1]] = ghost_owners(unit.text)
+            res.ghost_said[res.unit_ghosts[-1]] = unit.timestamp
     # what the request keeps ("though please keep my passport number") keeps its value too:
     # another deleted statement that repeats it must not blank it in the kept one
     if kept_units:

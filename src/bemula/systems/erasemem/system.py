@@ -53,6 +53,9 @@ SEARCH_DEPTH = 30
 #: unit itself: "he's paying £60 a week towards it" answers "how much does Tunde put towards
 #: Dad's day centre?" because its turn is about the day centre
 TURN_CONTEXT_WEIGHT = 0.5
+#: a kept statement said after a forgotten one answers past its tombstone when it matches the
+#: question at least this share as well (an update, a later fact; ``_retrieve_units``)
+NEWER_SHARE = 0.5
 FORGET_REQUEST_PLACEHOLDER = "[forget request]"
 #: what an LLM backbone is shown instead of an empty memory (``empty_notice``): content-free,
 #: and the same for a forgotten topic as for one never mentioned
@@ -315,14 +318,18 @@ class EraseMem(MemorySystem):
                 blanked += 1
                 touched_turns.add(tid)
 
-        # tombstones, in the index beside the live units
+        # tombstones, in the index beside the live units (a named fact's say when it was said:
+        # what the user said after it answers past it; a category's or a window's many
+        # sentences keep hiding what they match best)
+        named = intent.kind in (ForgetKind.FACT, ForgetKind.FACTS)
         added = {"unit": 0, "phrase": 0, "value": 0, "window": 0, "conclusion": 0}
         for kind, groups in (("unit", res.unit_ghosts), ("phrase", res.phrase_ghosts), ("value", res.value_ghosts),
                              ("window", res.window_ghosts)):
             for tokens in groups:
                 head = res.ghost_heads.get(tokens, tokens[-1]) if kind == "phrase" else None
                 owners = res.ghost_owners.get(tokens, ())
-                stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp, head=head, owners=owners)
+                stone = self.tombstones.add(kind, tokens, request_no, turn.timestamp, head=head, owners=owners,
+                                            said=res.ghost_said.get(tokens) if kind == "unit" and named else None)
                 if stone is not None:
                     store.index.add_tokens(stone.id, " ".join(stone.hashes), list(stone.hashes))
                     added[kind] += 1
@@ -476,9 +483,15 @@ class EraseMem(MemorySystem):
                 # the question is closer to something forgotten than to what follows — but a
                 # tombstone must match it *better* than a kept fact to hide it: "Where does
                 # Priyanka work?" matches her deleted birthday's tombstone and her kept job
-                # alike, and the job answers it
+                # alike, and the job answers it. Nor does it hide what the user said after
+                # the forgotten statement and kept, matching the question half as well: "I've
+                # switched banks, salary now goes to Corrie Mutual" is the answer once "the
+                # Halden details" are purged, not the Halden account's tombstone
+                said = stones[doc_id].said
                 chosen += [(d, -s) for f, c, _, s, d in ranked[pos + 1:]
-                           if (f, c) == (focused_key, coverage_key) and speaks_for_question(d)]
+                           if speaks_for_question(d) and ((f, c) == (focused_key, coverage_key) or (
+                               said is not None and self.store.units[d].timestamp > said
+                               and f <= NEWER_SHARE * focused_key))]
                 break
             chosen.append((doc_id, -neg_score))
 

@@ -43,6 +43,8 @@ class Tombstone:
     discounted: frozenset[str] = frozenset()
     #: hashes of the people other than the user whose things it held ("Jonas's number")
     owners: frozenset[str] = frozenset()
+    #: when the user said what it stands for: a kept statement said later is newer (an update)
+    said: datetime | None = None
 
 
 @dataclass
@@ -65,13 +67,13 @@ class TombstoneSet:
 
     def add(
         self, kind: str, tokens: list[str] | tuple[str, ...], request_no: int, when: datetime | None = None,
-        *, head: str | None = None, owners: tuple[str, ...] | frozenset[str] = (),
+        *, head: str | None = None, owners: tuple[str, ...] | frozenset[str] = (), said: datetime | None = None,
     ) -> Tombstone | None:
         if not tokens:
             return None
         discounted = frozenset({self.hash_token(head)}) if head else frozenset()
         stone = Tombstone(f"g{len(self.items):06d}", kind, self.hash_tokens(tokens), request_no, when, discounted,
-                          frozenset(self.hash_tokens(tuple(owners))))
+                          frozenset(self.hash_tokens(tuple(owners))), said)
         self.items[stone.id] = stone
         self.doc_freq.update(set(stone.hashes))
         return stone

@@ -1279,3 +1279,16 @@ def test_what_the_user_said_after_a_forgotten_fact_answers_past_its_tombstone(tm
     answer = ask(system, "Which bank account is my salary paid into?")
     assert "Corrie Mutual" in answer and "61839027" not in answer
     assert "Bronwen" in ask(system, "Who is my payroll contact in HR?")
+
+
+def test_a_question_to_the_assistant_is_no_fact_a_request_can_mean(tmp_path: Path) -> None:
+    """"little" is the only word of "the nickname from when I was little" that memory holds;
+    the question that says it asks the assistant for something and states nothing."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My grandparents still call me Tiggy, a leftover from my childhood."),
+        ("S2", 1, "user", "The soup went cold. Could you warm it up a little?"),
+        ("S3", 2, "user", "Please forget the nickname from when I was little."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Could you warm it up a little?" in dumped

@@ -519,6 +519,14 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
             # Rafael's is O+" after "my blood type is O negative" states Rafael's blood type
             context = sum(w for t, w in weights.items() if before is not None and not says(unit, t) and says(before, t))
             coverage = (said + CONTEXT_WEIGHT * context) / total
+        if _asks_assistant(unit):
+            # "the nickname from when I was little" is not "Could you warm it up a little?";
+            # "Can you store a couple of phone numbers for me?" is, by the sentence after it
+            # that writes one ("My mum's landline is 0161 496 0733.")
+            after = _value_said_after(store, unit)
+            if after is None:
+                continue
+            unit = after
         scored.append((hit.score, coverage, unit))
     if not scored:
         return []
@@ -561,10 +569,29 @@ def _discloses(unit: Unit) -> bool:
     ("I promised Anselm, my brother, I'd help with his CV. One page?"). Of the units the dev
     benchmark's category requests took, 216 of 223 questions and 93 of 97 sentences with
     neither a value nor "I"/"my" held no value of the category's facts."""
-    if any(tokenize(m.group(0)) for m in _VALUE_WORD.finditer(unit.text)):  # not "How", "I'm"
+    if _writes_value(unit.text):
         return True
-    asks = unit.text.rstrip().endswith("?") and _ASKING_START.match(unit.text) is not None
-    return not asks and _SPEAKS_OF_SELF.search(unit.text) is not None
+    return not _asks_assistant(unit) and _SPEAKS_OF_SELF.search(unit.text) is not None
+
+
+def _value_said_after(store: MemoryStore, unit: Unit) -> Unit | None:
+    """The first live sentence after ``unit`` in its turn that writes a value, if any."""
+    order = [i for i in store.turns[unit.turn_id].unit_ids if i in store.units]
+    later = order[order.index(unit.id) + 1:] if unit.id in order else []
+    return next((store.units[i] for i in later if _writes_value(store.units[i].text)), None)
+
+
+def _writes_value(text: str) -> bool:
+    """A name or a number in ``text`` (not a capitalised "How" or "I'm" after a filler)."""
+    return any(tokenize(m.group(0)) for m in _VALUE_WORD.finditer(text))
+
+
+def _asks_assistant(unit: Unit) -> bool:
+    """A question to the assistant that writes no value of its own ("Could you warm it up a
+    little?", "Is there any wiggle room, or is it the same wake-up time?"): no fact of the
+    user's is stated there for a request to mean."""
+    text = unit.text.rstrip()
+    return text.endswith("?") and _ASKING_START.match(text) is not None and not _writes_value(text)
 
 
 #: how a question to the assistant opens (after a filler): "How do I …", "um so can you …";
@@ -606,16 +633,9 @@ def _statements_for(store: MemoryStore, phrase: str, tokens: list[str], units: l
         return units
     out: list[Unit] = []
     for unit in units:
-        siblings = [store.units[i] for i in store.turns[unit.turn_id].unit_ids if i in store.units and i != unit.id]
         if attribute.isdisjoint(unit.tokens) and (not _own_value(unit, tokens) or owned):
+            siblings = [store.units[i] for i in store.turns[unit.turn_id].unit_ids if i in store.units and i != unit.id]
             stating = [v for v in siblings if not attribute.isdisjoint(v.tokens) and _own_value(v, tokens)]
-        elif unit.text.rstrip().endswith("?") and not _own_value(unit, tokens):
-            # "Can you store a couple of phone numbers for me? My mum's landline is 0161 496
-            # 0733.": a question names the kind of fact; the sentences after it that write a
-            # value state it
-            order = store.turns[unit.turn_id].unit_ids
-            after = [v for v in siblings if order.index(v.id) > order.index(unit.id)]
-            stating = [v for v in after if _own_value(v, tokens)][:1]
         else:
             stating = []
         if stating:

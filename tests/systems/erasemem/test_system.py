@@ -1292,3 +1292,21 @@ def test_a_question_to_the_assistant_is_no_fact_a_request_can_mean(tmp_path: Pat
     ])
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Could you warm it up a little?" in dumped
+
+
+def test_an_update_finds_the_old_value_said_with_a_synonym_of_the_attribute(tmp_path: Path) -> None:
+    """"the model of my work computer switched to …; the previous one is no longer relevant":
+    the old value was said as "My work laptop is …", and only it goes ("work" alone would
+    as well pick the work bag, said later)."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My work laptop is the HP EliteBook 840, for what it's worth."),
+        ("S1", 0, "user", "My phone is a Pixel 7."),
+        ("S1", 1, "user", "My work bag is the Fjallraven Kanken."),
+        ("S2", 2, "user", "The model of my work computer switched to Dell Latitude 7440, and the previous one "
+                          "is no longer relevant."),
+    ])
+    assert residue(system, "EliteBook") == []
+    assert "Pixel 7" in ask(system, "What phone do I have?")
+    assert "Fjallraven" in ask(system, "Which bag do I take to work?")
+    assert "Latitude" in ask(system, "What model is my work computer?")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from importlib import resources
 
 from bemula.systems.erasemem.tokens import tokenize
 
@@ -283,6 +284,21 @@ def _past_tense_only(text: str, tokens: set[str] | frozenset[str], by_word: dict
 
 
 _ROLE_AFTER = re.compile(r"\s+(?:as|at|for)\b", re.I)
+
+
+@lru_cache(maxsize=1)
+def attribute_synonyms() -> dict[str, frozenset[str]]:
+    """token -> the tokens of its group in ``data/attribute_synonyms.txt`` (itself included):
+    words that name the same kind of fact ("teeth", "dentist"; "computer", "laptop")."""
+    text = resources.files("bemula.systems.erasemem").joinpath("data", "attribute_synonyms.txt").read_text(encoding="utf-8")
+    groups: dict[str, frozenset[str]] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        group = frozenset(tokenize(line))
+        for token in group:
+            groups[token] = groups.get(token, frozenset()) | group
+    return groups
 
 
 def concept_expansion(tokens: set[str]) -> set[str]:

@@ -18,6 +18,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from bemula.systems.erasemem.categories import attribute_synonyms
 from bemula.systems.erasemem.owners import about_someone_else
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
@@ -200,6 +201,10 @@ def find_old_value(
     counts = attribute_words(phrases, new_value, ignore)
     if not counts:
         return None
+    # "the model of my work computer" is said "My work laptop is the HP EliteBook 840": a word
+    # of the attribute's synonym group counts as the word, at its weight
+    groups = attribute_synonyms()
+    counts = {**{alt: c for a, c in counts.items() for alt in groups.get(a, ()) if alt not in counts}, **counts}
     attribute = set(counts)
     new_tokens = set(tokenize(new_value))
     n = max(len(store.units), 1)

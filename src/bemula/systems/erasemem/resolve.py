@@ -21,7 +21,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from bemula.systems.erasemem.categories import categories_in, concept_expansion
+from bemula.systems.erasemem.categories import attribute_synonyms, categories_in, concept_expansion
 from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
 from bemula.systems.erasemem.oldvalue import CONTEXT_WEIGHT, find_old_value, value_kind, value_stated, values_of_kind
@@ -396,20 +396,6 @@ def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.I)
 
 
-@lru_cache(maxsize=1)
-def _synonym_groups() -> dict[str, frozenset[str]]:
-    """token -> the tokens of its group in ``data/attribute_synonyms.txt`` (itself included)."""
-    path = Path(str(resources.files("bemula.systems.erasemem").joinpath("data", "attribute_synonyms.txt")))
-    groups: dict[str, frozenset[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        group = frozenset(tokenize(line))
-        for token in group:
-            groups[token] = groups.get(token, frozenset()) | group
-    return groups
-
-
 #: how many weeks back a weekday with no conversation on it is looked for
 MAX_WEEKS_BACK = 8
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
@@ -438,7 +424,7 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     tokens = _phrase_tokens(phrase)
     if not tokens:
         return []
-    groups = _synonym_groups()
+    groups = attribute_synonyms()
     alternatives = {t: groups[t] - {t} for t in tokens if t in groups and groups[t] - {t}}
     # a word memory never says ("teeth") is looked for as its group at once: otherwise the
     # phrase's other words ("looks after") alone would pick a unit

@@ -1310,3 +1310,17 @@ def test_an_update_finds_the_old_value_said_with_a_synonym_of_the_attribute(tmp_
     assert "Pixel 7" in ask(system, "What phone do I have?")
     assert "Fjallraven" in ask(system, "Which bag do I take to work?")
     assert "Latitude" in ask(system, "What model is my work computer?")
+
+
+def test_an_update_finds_the_old_value_in_a_sentence_of_the_attributes_life_area(tmp_path: Path) -> None:
+    """"my vehicle" is never said; "I drive a Skoda Octavia estate" is about getting around
+    (the category lexicon's transport), "I bought a Dyson V15" is not."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I drive a Skoda Octavia estate, nothing fancy."),
+        ("S1", 0, "user", "I bought a Dyson V15 last week."),
+        ("S2", 2, "user", "My vehicle is now a Toyota Yaris hybrid, so forget the old one."),
+    ])
+    assert residue(system, "Skoda") == []
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "I bought a Dyson V15 last week." in dumped

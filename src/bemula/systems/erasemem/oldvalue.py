@@ -18,7 +18,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from bemula.systems.erasemem.categories import attribute_synonyms
+from bemula.systems.erasemem.categories import attribute_synonyms, unit_categories
 from bemula.systems.erasemem.owners import about_someone_else
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
@@ -56,6 +56,8 @@ CONTEXT_WEIGHT = 0.5
 _MY_WORDS = re.compile(r"\bmy\s+((?:[\w'’-]+\s+){0,2}[\w'’-]+)", re.I)
 #: how much a lower-case word of the new value counts as an attribute word
 NEW_VALUE_WORD_WEIGHT = 0.5
+#: how much an attribute word counts in a sentence that does not say it but is of its life area
+LIFE_AREA_WEIGHT = 0.25
 
 
 @dataclass
@@ -210,6 +212,10 @@ def find_old_value(
     n = max(len(store.units), 1)
     weights = {a: c * math.log(1.0 + (n + 0.5) / (store.df(a) + 0.5)) for a, c in counts.items()}
 
+    # "my favourite airline" said "most of my flights end up being with Icelandair": an
+    # attribute word counts a little in a sentence of its life area (the F3 lexicon's)
+    areas = {a: unit_categories(a) for a in counts}
+
     def said(tokens: set[str] | frozenset[str]) -> float:
         return sum(w for a, w in weights.items() if any(_close(a, t) for t in tokens))
 
@@ -258,6 +264,8 @@ def find_old_value(
                 continue  # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's
             own = set(tokenize(sentence))
             score = said(own) + mine(sentence) + CONTEXT_WEIGHT * said(set(tokenize(before)) - own)
+            score += LIFE_AREA_WEIGHT * sum(w for a, w in weights.items() if areas.get(a) and not any(_close(a, t) for t in own)
+                                            and areas[a] & unit_categories(sentence))
             if score <= 0:
                 if kind == "email":
                     unnamed.append((unit, spans[0][1]))

@@ -1324,3 +1324,19 @@ def test_an_update_finds_the_old_value_in_a_sentence_of_the_attributes_life_area
     assert residue(system, "Skoda") == []
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "I bought a Dyson V15 last week." in dumped
+
+
+def test_forgetting_a_person_by_nickname_takes_the_full_name_with_accents_and_keeps_the_other(tmp_path: Path) -> None:
+    """"Zsofi" shortens "Zsófia Németh" (written with accents, which the purge must see); the
+    kept half of "Zsofi's email is … and Graham's is …" gets its noun back, so a question
+    about Graham's email still finds it."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My two referees are Zsófia Németh, my old team lead, and Graham Pike."),
+        ("S1", 0, "assistant", "Saved: Zsófia Németh and Graham Pike as your referees."),
+        ("S1", 0, "user", "Zsofi's email is zsofia.nemeth@calderalabs.io and Graham's is g.pike@northmoor.ac.uk"),
+        ("S2", 1, "user", "Zsofi asked to be taken off. Please forget her completely. Graham stays as my referee."),
+    ])
+    assert residue(system, "Zsófia", "Németh", "zsofia", "Zsofi") == []
+    assert "g.pike@northmoor.ac.uk" in ask(system, "What's Graham's email?")
+    assert "Graham Pike" in " ".join(r.text for r in system.dump() if r.store == "units")

@@ -256,8 +256,25 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     named_rare = named_rare if named_rare == content else set()
     if len(kept_words) < MIN_KEPT_WORDS or not (_holds_value(removed, set(tokens)) or named_rare):
         return None  # the rest says nothing of its own, or the value is not in the part: all goes
-    kept_text = ", ".join(p.strip(" ,;:") for p in kept).strip()
+    kept_text = _ungapped(", ".join(p.strip(" ,;:") for p in kept).strip(), removed)
     return removed.strip(" ,;:"), kept_text if kept_text.endswith(("?", "!")) else kept_text.rstrip(".") + "."
+
+
+#: "Zsofi's email is …": whose, and the noun the next clause leaves out
+_POSSESSED_NOUN = re.compile(r"\b[\w-]+['’]s\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+(?:is|are|was|were)\b")
+#: "… and Graham's is …": a possessive straight before its verb, the noun left out
+_GAPPED = re.compile(r"^([\w-]+['’]s)\s+(?=(?:is|are|was|were)\b)")
+
+
+def _ungapped(kept: str, removed: str) -> str:
+    """The kept part with the noun it shared with the removed one put back: "Zsofi's email is
+    … and Graham's is g.pike@…" keeps "Graham's email is g.pike@…", which a question about
+    Graham's email still finds."""
+    gap = _GAPPED.match(kept)
+    noun = _POSSESSED_NOUN.search(removed)
+    if gap is None or noun is None:
+        return kept
+    return f"{gap.group(1)} {noun.group(1)} {kept[gap.end():]}"
 
 
 #: nouns that name a kind of fact, never its value ("bin that number")
@@ -1246,8 +1263,33 @@ def resolve(
         res.value_tokens -= keep_values
         res.code_keys -= set().union(*(code_keys(u.text) for u in kept_units))
     res.value_tokens |= restated
+    # "forget Zsofi": "Zsófia Németh" is her too, the name the nickname shortens
+    res.value_tokens |= _longer_names(store, named_values & res.value_tokens)
     res.delete_units = sorted(selected)
     return res
+
+
+#: a nickname is at least this long, and the name it shortens at most this much longer
+MIN_NICKNAME = 4
+MAX_NAME_EXTRA = 2
+
+
+def _longer_names(store: MemoryStore, names: set[str]) -> set[str]:
+    """The full names in memory that ``names`` shorten, as tokens: "zsofi" -> "Zsófia
+    Németh" -> {zsofia, nemeth}. The longer word must be written as a name (capitalised, not
+    only opening a sentence: "Market" is no longer "Mark"), and a title is no part of it."""
+    out: set[str] = set()
+    for name in names:
+        if len(name) < MIN_NICKNAME or name.isdigit():
+            continue
+        longer = {w for w in store.doc_freq if w != name and w.startswith(name) and len(w) - len(name) <= MAX_NAME_EXTRA}
+        for word in longer:
+            for unit in store.units_containing({word}):
+                for run in _VALUE_RUN.finditer(unit.text):
+                    tokens = tokenize(run.group(0))
+                    if word in tokens and run.group(0)[:1].isupper():
+                        out |= set(tokens) - _TITLES
+    return out
 
 
 #: a handle or code written in lower case ("lumen_drift", "quietfalcon42")

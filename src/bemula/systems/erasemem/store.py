@@ -23,7 +23,7 @@ from functools import lru_cache
 from bemula.index import TextIndex
 from bemula.systems.erasemem.categories import unit_categories
 from bemula.systems.erasemem.textutil import REDACTED, redact_tokens
-from bemula.systems.erasemem.tokens import tokenize
+from bemula.systems.erasemem.tokens import fold, tokenize
 
 
 @lru_cache(maxsize=64)
@@ -57,8 +57,9 @@ class RawTurn:
     _lowered: tuple[str, str] | None = field(default=None, repr=False, compare=False)
 
     def lowered(self) -> str:
+        """The text as tokens see it: lower case, accents folded ("Zsófia" holds "zsofia")."""
         if self._lowered is None or self._lowered[0] is not self.text:
-            self._lowered = (self.text, self.text.lower())
+            self._lowered = (self.text, fold(self.text))
         return self._lowered[1]
 
     def copy(self) -> RawTurn:
@@ -142,7 +143,7 @@ class MemoryStore:
         if self._doc_freq is not None:  # every unit's tokens are known: intersect, no regex
             return [u for u in self.units.values() if not u.tokens.isdisjoint(tokens)]
         screen = _screen_for(frozenset(tokens))
-        return [u for u in self.units.values() if screen.search(u.text)]
+        return [u for u in self.units.values() if screen.search(u.text if u.text.isascii() else fold(u.text))]
 
     def turns_containing(self, tokens: set[str] | frozenset[str]) -> list[RawTurn]:
         """Turns holding one of ``tokens``. A turn whose tokens are not known yet (assistant

@@ -53,6 +53,10 @@ SEARCH_DEPTH = 30
 #: unit itself: "he's paying £60 a week towards it" answers "how much does Tunde put towards
 #: Dad's day centre?" because its turn is about the day centre
 TURN_CONTEXT_WEIGHT = 0.5
+#: a target that is only a person: "forget her", "delete him completely"
+_PERSON_PRONOUN = re.compile(r"(?:her|him|them)(?:\s+(?:completely|entirely|altogether|too))?", re.I)
+#: a capitalised word (a name, or the first word of a sentence: memory decides)
+_NAME_IN_TEXT = re.compile(r"\b[A-Z][\w'’-]+")
 #: a kept statement said after a forgotten one answers past its tombstone when it matches the
 #: question at least this share as well (an update, a later fact; ``_retrieve_units``)
 NEWER_SHARE = 0.5
@@ -147,6 +151,7 @@ class EraseMem(MemorySystem):
 
             self._meaning = shared_detector()
         self._read_by = "rules"
+        self._asking = ""  # the user turn being read for a request
         self.reset()
 
     # ------------------------------------------------------------------ lifecycle
@@ -206,6 +211,7 @@ class EraseMem(MemorySystem):
             self.store.add_turn(turn.role, turn.session_id, turn.timestamp, text)
 
     def _detect(self, turn: TurnEvent) -> ForgetIntent | None:
+        self._asking = turn.text
         if self._detector is not None:
             intent = self._detector.detect(turn.text, turn.timestamp)
             self._read_by = self._detector.last_method
@@ -222,6 +228,10 @@ class EraseMem(MemorySystem):
     def _holds(self, phrase: str) -> bool:
         """Whether memory holds what ``phrase`` names: at least half its content words are in
         stored sentences ("the coffee" yes; "the formal tone" of a draft, no)."""
+        if _PERSON_PRONOUN.fullmatch(phrase.strip()):
+            # "Zsofi asked to be taken off. Please forget her completely.": a person named in
+            # the message that memory holds
+            return any(self.store.df(t) for m in _NAME_IN_TEXT.finditer(self._asking) for t in tokenize(m.group(0)))
         tokens = list(dict.fromkeys(tokenize(phrase)))
         # "what he takes": a description in common words is judged by those words
         words = [t for t in tokens if t not in GENERIC] or tokens

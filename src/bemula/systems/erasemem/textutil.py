@@ -21,7 +21,8 @@ _CLAUSE_END = re.compile(
     r"|,\s+(?:and|but|while|whereas|plus|so)\s+(?=(?:I|I'm|I’m|I've|my|My|we|our)\b)"
     r"|,\s+(?=(?:the|my|The|My)\s+(?:new|current|updated|correct|real)\b)|,\s+(?=(?:it's|it is|It's|It is)\b)"
 )
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’\-]*")
+#: a word as written: letters of any script ("Zsófia", "Németh"), digits, inner ' and -
+_WORD = re.compile(r"[^\W_](?:[^\W_]|['’\-])*")
 
 REDACTED = "[removed]"
 

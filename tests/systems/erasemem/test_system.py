@@ -1340,3 +1340,16 @@ def test_forgetting_a_person_by_nickname_takes_the_full_name_with_accents_and_ke
     assert residue(system, "Zsófia", "Németh", "zsofia", "Zsofi") == []
     assert "g.pike@northmoor.ac.uk" in ask(system, "What's Graham's email?")
     assert "Graham Pike" in " ".join(r.text for r in system.dump() if r.store == "units")
+
+
+def test_a_cholesterol_reading_is_found_as_the_ldl_the_user_wrote(tmp_path: Path) -> None:
+    """"the cholesterol number" is said "LDL 5.1" (data/attribute_synonyms.txt), not the
+    sentence that only names the screening; the blood pressure beside it stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My yearly screening results came back. BP 131/84. LDL 5.1. The GP wants a recheck."),
+        ("S2", 1, "user", "That cholesterol number from the screening: please don't keep it."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "LDL 5.1" not in dumped
+    assert "BP 131/84." in dumped and "My yearly screening results came back." in dumped

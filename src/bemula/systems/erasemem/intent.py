@@ -71,7 +71,7 @@ _REMOVE_VERBS = (
     r"scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross\s+off|"
     r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
     r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|holding(?=\s+(?:my|what|any|all|everything|anything|on\s+to|onto)\b)|retaining|"
-    r"drawing|making|inferring|assuming)"
+    r"drawing|making|inferring|assuming|thinking|believing)"
 )
 _NEGATED_KEEP = (
     r"(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+"
@@ -199,7 +199,7 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
         if not re.search(
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
-            r"assumptions?|inferences?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
+            r"assumptions?|inferences?|ideas?|impressions?|notions?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
             r"database|head|mind|brain|logs?|history|profile|storage)|" + _PERSONAL_DATA + r")\b"
             r"|^\s*(?:only\s+|just\s+)?(?:(?:any|all|each|every\s+one|some|none)\s+of\s+)?(?:it|them|those|these|this|that)\b\s*(?:one|bit|part|"
@@ -237,20 +237,33 @@ _ARTEFACT = (
     r"typos?|emojis?|greeting|sign[- ]?off|heading|title|caption|bio|tweet|reply|list|bullet(?:\s+points?)?|"
     r"line|lines|word|words|doodles?|plan|notes\s+app)"
 )
+#: things the user keeps elsewhere that a task edits: "from my calendar", "from this playlist"
+_CONTAINER = r"(?:calendar|diary|agenda|planner|playlists?|inbox|folder|album|ideas|basket|cart)"
 #: "the second paragraph of my cover letter", "the jokes from my best-man speech", "my
 #: comments from this paragraph": a part taken out of a text, not a fact out of memory
 _PART_OF_TEXT = re.compile(
     r"\b(?:of|from|in)\s+(?:my|this|the|that|your|our)\s+(?:[\w'’-]+\s+){0,2}?" + _ARTEFACT + r"\b"
+    r"|\b(?:from|in)\s+(?:my|this|the|that|your|our)\s+(?:[\w'’-]+\s+){0,2}?" + _CONTAINER + r"\b"
+    r"|\bon\s+(?:my|the|your|our)\s+(?:calendar|diary|agenda|planner)\b"
     r"|\b(?:from|in|of)\s+this\s*[:?!.]|[:]\s*['\"“‘]", re.I)
 #: "my last draft", "my earlier suggestion about a picnic", "my second option", "my tone
 #: in the last message": a thing said in the chat, named as a thing of the chat
 _CHAT_THING = re.compile(
     r"^\s*(?:my|the|that|this|those|these)\s+(?:(?:last|earlier|previous|first|second|third|old|original|"
     r"whole|current|new|whiteboard|[\w-]+)\s+){0,2}?" + _ARTEFACT + r"\b"
-    r"(?!\s+(?:about|for|regarding|on|to|of)\s+(?:what|where|who|which|how|when|my|me)\b)", re.I)
+    r"(?!\s+(?:about|for|regarding|on|to|of)\s+(?:what|where|who|which|how|when|my|me)\b"
+    r"|\s+that\s+(?:i|i'm|i’m|my)\b)", re.I)  # "the idea that I'm Catholic" is about the user
 #: the user as the object ("don't keep me waiting", "don't remember me as grumpy"), and a
 #: question the user asked ("forget what I asked"): neither is a fact to drop
-_NOT_A_FACT = re.compile(r"^\s*(?:me|us)\b(?!\s+(?:at|about)\b)|^\s*what\s+i\s+(?:just\s+)?asked\b", re.I)
+_NOT_A_FACT = re.compile(r"^\s*(?:me|us)\b(?!\s+(?:at|about|telling|saying|mentioning|sharing|giving)\b)"
+                         r"|^\s*what\s+i\s+(?:just\s+)?asked\b", re.I)
+#: a message that opens by waving something off: "Forget it, …", "oh forget it."
+_DISMISSAL = re.compile(r"^\W*(?:(?:oh|ah|ugh|ok|okay|actually|never\s*mind)\W+)?forget\s+it\b\s*(?:[,.!;—–-]|$)", re.I)
+#: a slot of time the user wants free: "clear my Friday afternoon", "wipe next Monday"
+_TIME_SLOT = re.compile(
+    r"^\s*(?:my|the|next|this|all\s+of|everything\s+(?:on|for|in))?\s*(?:next\s+|this\s+)?"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s+(?:morning|afternoon|evening|night))?\s*"
+    r"(?:[,.!?;]|$|(?:i'm|i\s+am|so|because|for)\b)", re.I)
 #: a physical place for a thing ("don't store the dishes in the oven")
 _PHYSICAL_PLACE = re.compile(
     r"^\s*(?:the|my|your|our|any|those|these)\s+(?:[\w'’-]+\s+){0,3}?(?:in|on|under|inside|behind|near|by|at)\s+"
@@ -295,6 +308,8 @@ def _not_a_memory_object(rest: str, verb: str) -> bool:
         return True  # "remove my typos from this: 'teh meeting is tommorow'"
     if _PART_OF_TEXT.search(obj.split(";")[0]):
         return True
+    if _TIME_SLOT.match(obj) or re.match(r"^(?:my|the)\s+(?:calendar|diary|agenda|planner)\s+(?:for|on|next|this)\b", obj, re.I):
+        return True  # "clear my Friday afternoon", "clear my calendar for Friday": a calendar, not memory
     if _CHAT_THING.match(obj) and not re.match(r"^\s*(?:my|the)\s+(?:old|previous|earlier|outdated|former|last)\s+"
                                                r"(?:answer|one|value|version)\b(?!\s+(?:in|to)\s+the\b)", obj, re.I):
         return True
@@ -305,6 +320,7 @@ def _not_a_memory_object(rest: str, verb: str) -> bool:
 # ----------------------------------------------------------------------------- targets
 
 _LEAD_STRIP = [
+    r"(?:me|us)\s+(?:telling|saying|mentioning|sharing|giving)\s+(?:you\s+)?(?:about\s+)?",  # "forget me telling you X"
     r"(?:or|and)\s+(?:use|keep|store|remember|retain|save|rely\s+on)\s+",
     r"(?:only|just)\s+(?=(?:this|that|it|these|those)\b)",  # "remove only this"
     r"(?:about|on|of|regarding)\s+",
@@ -386,7 +402,9 @@ _CONCLUSION = re.compile(
     r"\b(?:(?<!\bhas\s)(?<!\bhave\s)(?<!\bhad\s)(?<!\bnow\s)conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
     r"put(?:ting)?\s+two\s+and\s+two|put(?:ting)?\s+(?:\w+\s+){0,2}?together|worked\s+out|work\s+out|"
     r"figured?\s+out|piec(?:ed|ing)\s+(?:\w+\s+)?together|connect(?:ing)?\s+the\s+dots|theor(?:y|ies|is\w*)|"
-    r"read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|inferences?))",
+    r"read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|inferences?)"
+    # "stop thinking I'm a student", "drop that idea", "the impression that I'm …"
+    r"|(?:thinking|believing)\s+(?:that\s+)?i(?:'m|’m|\s+am)\b|\b(?:that|this|the)\s+(?:idea|impression|notion)\b)",
     re.I,
 )
 _CHANGE = re.compile(
@@ -867,7 +885,7 @@ _IDIOMS: list[_Rewrite] = [
      r"(?:have|keep|store|remember|hold|save|retain|record)\b", "please don't keep", ("not",)),
     # "would you mind clearing out X" -> "clear X"
     (r"\b(?:would|do)\s+you\s+mind\s+(?:(?:just|please)\s+)?(forget|eras|delet|remov|wip|purg|scrubb?|clear|"
-     r"discard|ditch|binn?|scrapp|dropp|toss|dump)(?:e)?ing(?:\s+(?:out|away|off))?\b",
+     r"discard|ditch|binn?|scrapp|dropp|toss|dump)(?:e|t)?ing(?:\s+(?:out|away|off))?\b",  # "forgetting"
      lambda m: _GERUND_STEMS.get(m.group(1).lower(), m.group(1)), ("mind",)),
     # an update's old value written off without a verb: "the old one is out of date", "what I
     # told you before no longer holds", "the previous one shouldn't come up again"
@@ -983,6 +1001,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     for i, (clause, match) in enumerate(clauses):
         if match is None:
             continue
+        if i == 0 and _DISMISSAL.match(clause):
+            continue  # "Forget it, the restaurant is closed anyway.": nothing said before it to forget
         following = clauses[i + 1][0] if i + 1 < len(clauses) else ""
         if (following and clauses[i + 1][1] is None
                 and _TASK_TALK.match(clause[match.end():].rstrip(" .!;:") + ". " + following)):

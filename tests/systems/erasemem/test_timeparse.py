@@ -103,3 +103,30 @@ def test_the_past_week_is_the_seven_days_up_to_now() -> None:
     calendar week before, which "last week" means)."""
     ref = parse_time_reference("everything from the past week", NOW)
     assert ref is not None and (ref.start, ref.end) == (datetime(2026, 3, 5), datetime(2026, 3, 12, 23, 59, 59, 999999))
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        # a span up to the request: an hour, N hours, N weeks ("last week" alone stays the
+        # calendar week before, above)
+        ("whatever I told you in the past hour", datetime(2026, 3, 12, 14, 0), NOW),
+        ("everything from the last 3 hours", datetime(2026, 3, 12, 12, 0), NOW),
+        ("our chats over the last two weeks", datetime(2026, 2, 26, 15, 0), NOW),
+        ("everything since Monday", datetime(2026, 3, 9), NOW),
+        # the 14th has not come yet in March: February's
+        ("what we discussed on the 14th", datetime(2026, 2, 14), datetime(2026, 2, 14, 23, 59, 59, 999999)),
+        ("what I said on the 2nd", datetime(2026, 3, 2), datetime(2026, 3, 2, 23, 59, 59, 999999)),
+        # the evening before, to early morning
+        ("what I told you last night", datetime(2026, 3, 11, 20, 0), datetime(2026, 3, 12, 4, 59, 59, 999999)),
+    ],
+)
+def test_spans_up_to_now_a_day_of_the_month_and_last_night(phrase: str, start: datetime, end: datetime) -> None:
+    ref = parse_time_reference(phrase, NOW)
+    assert ref is not None, phrase
+    assert (ref.start, ref.end) == (start, end)
+
+
+def test_this_conversation_is_the_current_session() -> None:
+    ref = parse_time_reference("scrap this whole conversation", NOW)
+    assert ref is not None and ref.sessions_back == 0

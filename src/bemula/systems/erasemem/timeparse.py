@@ -177,6 +177,38 @@ def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a f
         if when:
             return TimeReference(*_day_window(when))
 
+    # "the past hour", "over the last two weeks", "in the past 3 hours": a span up to now
+    # ("last week" alone is the calendar week before, below)
+    m = re.search(r"\b(?:past|last)\s+(?:(?:" + _NUM + r"\s+)?(hours?)|" + _NUM + r"\s+(weeks))\b", low)
+    if m:
+        if m.group(2):
+            span = timedelta(hours=_number(m.group(1)) if m.group(1) else 1)
+        else:
+            span = timedelta(weeks=_number(m.group(3)))
+        return TimeReference(now - span, now)
+    # "since Monday": that day to now
+    m = re.search(r"\bsince\s+(?:last\s+)?(" + "|".join(_WEEKDAYS) + r")\b", low)
+    if m:
+        back = (now.weekday() - _WEEKDAYS.index(m.group(1))) % 7 or 7
+        start, _ = _day_window(now - timedelta(days=back))
+        return TimeReference(start, now)
+    # "this conversation", "this whole chat": the session the request is in
+    if re.search(r"\bthis\s+(?:whole\s+|entire\s+)?(?:conversation|chat|session|talk)\b", low):
+        return TimeReference(None, None, sessions_back=0)
+    # "on the 14th": the last such day of a month up to now
+    m = re.search(r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", low)
+    if m and 1 <= int(m.group(1)) <= 31:
+        day, month, year = int(m.group(1)), now.month, now.year
+        for _ in range(12):
+            try:
+                when = now.replace(year=year, month=month, day=day, hour=0, minute=0, second=0, microsecond=0)
+            except ValueError:
+                when = None
+            if when is not None and when.date() <= now.date():
+                return TimeReference(*_day_window(when))
+            month, year = (month - 1, year) if month > 1 else (12, year - 1)
+    if re.search(r"\blast\s+night\b", low):  # the evening before (narrowed to the night below)
+        return TimeReference(*_day_window(now - timedelta(days=1)))
     if "day before yesterday" in low:
         return TimeReference(*_day_window(now - timedelta(days=2)))
     if re.search(r"\byesterday\b", low):

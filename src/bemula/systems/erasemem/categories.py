@@ -271,15 +271,14 @@ def _past_tense_only(text: str, tokens: set[str] | frozenset[str], by_word: dict
     if "ed" not in text:
         return set()
     surface = _signal_surface()
-    verb_only: set[str] = set()
-    other: set[str] = set()
-    for match in _WORD.finditer(text):
-        word = match.group(0).lower()
-        # ("I worked as a nurse", "worked at Siemens", "played for Leeds": still the thing)
-        past = word.endswith("ed") and word not in surface and not _ROLE_AFTER.match(text, match.end())
-        for token in tokenize(word):
-            if token in tokens and token in by_word:
-                (verb_only if past else other).add(token)
+    words = list(_WORD.finditer(text))
+    # ("I worked as a nurse", "worked at Siemens", "played for Leeds": still the thing)
+    past = {i for i, m in enumerate(words) if m.group(0).lower().endswith("ed") and m.group(0).lower() not in surface
+            and not _ROLE_AFTER.match(text, m.end())}
+    verb_only = {t for i in past for t in tokenize(words[i].group(0)) if t in by_word and t in tokens}
+    if not verb_only:
+        return set()
+    other = {t for i, m in enumerate(words) if i not in past for t in tokenize(m.group(0))}
     return verb_only - other
 
 

@@ -215,6 +215,7 @@ def find_old_value(
     # "my favourite airline" said "most of my flights end up being with Icelandair": an
     # attribute word counts a little in a sentence of its life area (the F3 lexicon's)
     areas = {a: unit_categories(a) for a in counts}
+    any_area = any(areas.values())
 
     def said(tokens: set[str] | frozenset[str]) -> float:
         return sum(w for a, w in weights.items() if any(_close(a, t) for t in tokens))
@@ -264,8 +265,9 @@ def find_old_value(
                 continue  # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's
             own = set(tokenize(sentence))
             score = said(own) + mine(sentence) + CONTEXT_WEIGHT * said(set(tokenize(before)) - own)
-            score += LIFE_AREA_WEIGHT * sum(w for a, w in weights.items() if areas.get(a) and not any(_close(a, t) for t in own)
-                                            and areas[a] & unit_categories(sentence))
+            if any_area:  # (the unit's categories, worked out once per unit and cached)
+                score += LIFE_AREA_WEIGHT * sum(w for a, w in weights.items() if areas.get(a) and not any(
+                    _close(a, t) for t in own) and areas[a] & unit.categories)
             if score <= 0:
                 if kind == "email":
                     unnamed.append((unit, spans[0][1]))

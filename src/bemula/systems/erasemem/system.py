@@ -310,7 +310,8 @@ class EraseMem(MemorySystem):
         # a value the user said again word for word ("aisle seat near the front"): the run goes
         # as one span wherever it stands, its words stay everywhere else
         if res.phrases:
-            words = set().union(*res.phrases)
+            # a text holds a phrase only if it holds its rarest word: screen by those alone
+            words = {min(phrase, key=store.df) for phrase in res.phrases}
             for unit in store.units_containing(words):
                 spans = phrase_spans(unit.text, res.phrases) if words & unit.tokens else []
                 if spans and store.rewrite_unit(unit.id, redact_spans(unit.text, spans, REDACTED)):

@@ -32,9 +32,16 @@ STOPWORDS = frozenset(
 )
 
 
+#: punctuation that makes a text non-ASCII without touching a word: written plainly first, so
+#: such a text takes the fast path (an assistant's reply with a dash or a curly quote)
+_PLAIN_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2014": "-",
+                                    "\u2013": "-", "\u2026": "...", "\u00a0": " ", "\u2022": "*", "\u20ac": " ",
+                                    "\u00a3": " "})
+
+
 def fold(text: str) -> str:
     """Lower-case, compatibility-normalised text without accents or curly apostrophes."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = text.translate(_PLAIN_PUNCTUATION)
     if text.isascii():  # most text: nothing to normalise
         return text.lower()
     text = unicodedata.normalize("NFKD", text)

@@ -56,10 +56,12 @@ class ForgetIntent:
 
 _ADDRESS = (
     # chat fillers before the verb, unpunctuated: "hey quick q stop storing …", "um so wipe …"
-    r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|actually|ugh|quick\s+(?:q|question|one|thing|favou?r))"
+    r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|actually|ugh|honestly|seriously|look|listen|"
+    r"quick\s+(?:q|question|one|thing|favou?r))"
     r",?\s+)*"
     r"(?:please\s+|kindly\s+|just\s+|now\s+|also\s+|and\s+|so\s+|then\s+|but\s+|ok(?:ay)?,?\s+)*"
     r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+|just\s+)*"
+    r"|(?:can|could|shall)\s+we\s+(?:please\s+|just\s+)*"
     r"|i(?:'d|’d| would)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
     r"|i\s+(?:want|need|ask)\s+you\s+to\s+|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
     r"|you\s+(?:should|can|may|must|need\s+to)\s+|(?:it's|it is)\s+time\s+to\s+"
@@ -105,7 +107,8 @@ _DIRECTIVE = re.compile(
 _NOT_A_REQUEST = re.compile(
     r"\b(?:don't|dont|don’t|do\s+not|never|not|won't|wont)\s+forget\b|"
     r"\bforget\s+it\W+(?:never\s*mind|nevermind|it\s+doesn't\s+matter|not\s+important|the\s+weather)|"
-    r"\blet(?:'s|’s| us)\s+forget\b|\bforget\s+about\s+(?:it|that|work|this)\s+for\b|"
+    r"\blet(?:'s|’s| us)\s+forget\b|\b(?:can|could|shall)\s+we\s+(?:just\s+)?forget\s+ab+o+u+t+\b|"
+    r"\bforget\s+about\s+(?:it|that|work|this)\s+for\b|"
     r"\bforgot\b|\bforgetful\b|\bforgotten\b(?!.*\?)|"
     # the user's own memory: "(I) don't remember the exact idiom", "can't remember whether …"
     r"(?:^|\bi\s+)(?:don't|dont|don’t|do\s+not|can't|cannot|can’t)\s+remember\s+(?:the\s+exact|exactly|whether|if|"
@@ -790,6 +793,9 @@ _IDIOMS: list[_Rewrite] = [
     # "take that off your notes", "get my salary out of your records"
     (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
      r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"please remove \1", ("off", "out")),
+    # "please take that off", "take him off as my partner" -> "remove that", "remove him …"
+    (r"\btake\s+(it|that|this|them|those|him|her)\s+off\b(?!\s+(?:the\s+)?(?:heat|stove|hob|boil))", r"remove \1",
+     ("take",)),
     # "let's pretend I never told you about the loan"
     (r"\b(?:let(?:'s|’s|\s+us)|can\s+we|could\s+we)\s+(?:just\s+)?(?:pretend|act\s+(?:like|as\s+if))\s+"
      r"i\s+never\s+(?:told\s+you|mentioned|said|shared)\s+(?:about\s+)?", "forget ", ("pretend", "act")),

@@ -63,7 +63,7 @@ _ADDRESS = (
     r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+|just\s+)*"
     r"|(?:can|could|shall)\s+we\s+(?:please\s+|just\s+)*"
     r"|i(?:'d|’d| would)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
-    r"|i\s+(?:want|need|ask)\s+you\s+to\s+|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
+    r"|i\s+(?:want|need|ask)\s+you\s+(?:to\s+)?|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
     r"|you\s+(?:should|can|may|must|need\s+to)\s+|(?:it's|it is)\s+time\s+to\s+"
     r"|(?:make\s+sure\s+(?:to|you)\s+)|(?:go\s+ahead\s+and\s+))?"
     r"(?:please\s+|kindly\s+|also\s+|just\s+)*"
@@ -71,6 +71,7 @@ _ADDRESS = (
 _REMOVE_VERBS = (
     r"forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     r"scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross\s+off|"
+    r"un-?know|un-?remember|un-?file|memory-?hole|zap|chuck(?:\s+out)?|abandon|take\s+away|"
     r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
     r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|holding(?=\s+(?:my|what|any|all|everything|anything|on\s+to|onto)\b)|retaining|"
     r"drawing|making|inferring|assuming|thinking|believing)"
@@ -710,6 +711,7 @@ _SPEECH_OBJECT = re.compile(
 _SCREEN = re.compile(
     r"\b(?:forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|"
     r"scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
+    r"un-?know|un-?remember|un-?file|memory-?hole|zap|chuck|abandon|take\s+away|"
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
     r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
     r"put|piece|work|figure)|"
@@ -725,7 +727,7 @@ _SCREEN = re.compile(
 #: turns of the generated benchmark).
 _QUICK_WORDS = re.compile(
     "forget|forgt|foget|frget|forgte|froget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
-    "strike|stop|"
+    "strike|stop|unknow|un-know|unremember|un-remember|unfile|un-file|memory-hole|memoryhole|zap|chuck|abandon|take away|gone from|taken out|"
     "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off\\.|off!|off,|off$|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
@@ -793,6 +795,16 @@ _IDIOMS: list[_Rewrite] = [
     # "take that off your notes", "get my salary out of your records"
     (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
      r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"please remove \1", ("off", "out")),
+    # "I'd like you not to retain X", "I want you not to keep X" -> "please don't keep X"
+    (r"\b(?:i(?:'d|’d|\s+would)\s+(?:like|prefer)|i\s+(?:want|need))\s+you\s+not\s+to\s+(?:keep|retain|store|remember|hold\s+on\s+to|save)\b",
+     "please don't keep", ("not",)),
+    # "I'd like X gone from your memory", "I want all three taken out of what you know about me"
+    (r"\b(?:i(?:'d|’d|\s+would)\s+like|i\s+want|i\s+need)\s+((?:(?!\b(?:gone|removed|taken)\b)[^.?!;]){1,120}?)\s+"
+     r"(?:gone|removed|deleted|erased|wiped|taken\s+out)\s+(?:from|out\s+of)\s+(?:your\s+(?:memory|memories|notes|records)|"
+     r"what\s+you\s+know(?:\s+about\s+me)?)\b", r"please remove \1", ("gone", "removed", "deleted", "erased", "wiped", "taken")),
+    # "remove from your records the date of birth I gave you" -> "remove the date of birth …"
+    (r"\b(remove|delete|erase|wipe|drop|clear)\s+from\s+your\s+(?:records|memory|notes|files)\s+(?=(?:the|my|any|all|every)\b)",
+     r"\1 ", ("from",)),
     # "please take that off", "take him off as my partner" -> "remove that", "remove him …"
     (r"\btake\s+(it|that|this|them|those|him|her)\s+off\b(?!\s+(?:the\s+)?(?:heat|stove|hob|boil))", r"remove \1",
      ("take",)),

@@ -649,7 +649,13 @@ _CONCLUSION_NOUN = re.compile(r"\b(?:conclusions?|assumptions?|inferences?|idea|
 #: conservative", "doesn't make me a heavy drinker"
 _DISPUTED = re.compile(
     r"(?:\b(?:doesn't|does\s+not|don't|didn't|does\s*n't)\s+(?:mean|make)\s+(?:that\s+)?(?:i'm|i\s+am|im|me)\s+|≠\s*|"
-    r"\bi(?:'m|’m|\s+am)\s+not\s+)(?:a\s+|an\s+)?(?P<trait>[a-z][\w' -]{1,40}?)(?=\s*(?:[.,;:!?]|$|\s+(?:and|but|just|"
+    r"\bi(?:'m|’m|\s+am)\s+not\s+|"
+    # what the user says the assistant made of them: "you seem to think I'm vegetarian", "you
+    # have me down as someone with an eating disorder", "you've decided I'm a student"
+    r"\byou(?:'ve|’ve|\s+have)?\s+(?:seem\s+to\s+)?(?:(?:have\s+)?(?:think|thought|decided|concluded|assumed|guessed|figured)\s+"
+    r"(?:that\s+)?(?:i'm|i\s+am|im)|(?:have|had|got)\s+me\s+down\s+as|(?:labelled|labeled|filed|pegged)\s+me\s+(?:as|under))\s+"
+    r"(?:someone\s+(?:with|who)\s+)?)"
+    r"(?:a\s+|an\s+)?(?P<trait>[a-z][\w' -]{1,40}?)(?=\s*(?:[.,;:!?]|$|\s+(?:and|but|just|because|from|bc|since|"
     r"i\b)))",
     re.I,
 )

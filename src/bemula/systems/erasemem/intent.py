@@ -145,6 +145,8 @@ _TASK_TALK = re.compile(
     r"|,\s*(?:can|could)\s+you\s+(?:write|make|give))",
     re.I,
 )
+#: an object taken out of the assistant's memory by name: "… from your records", "… from ur memory"
+_FROM_MEMORY = re.compile(r"\b(?:from|out\s+of)\s+(?:your|ur|the)\s+(?:memory|memories|records?|notes?|files?)\b", re.I)
 #: someone else's plan ("the trust wants to … scrap our requests"): not addressed to us
 _THIRD_PARTY_PLAN = re.compile(
     r"\b(?!(?:i|you|we)\b)[a-z]+\s+(?:wants?|plans?|decided|is\s+going|are\s+going|intends?|hopes?)\s+to\b[^.?!]*$",
@@ -193,8 +195,8 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             continue  # "forget to call", "forget about it"
         if not rest.strip(" .!?,;:"):
             continue
-        if _TASK_TALK.match(rest) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
-            continue
+        if (_TASK_TALK.match(rest) and not _FROM_MEMORY.search(rest)) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
+            continue  # ("remove the former surname from your records and use the new one": memory)
         if not match.group("verb2") and _not_a_memory_object(rest, verb):
             continue  # "delete the second paragraph of my cover letter", "don't keep me waiting"
         if match.group("verb2") and _PHYSICAL_PLACE.match(rest):

@@ -127,6 +127,13 @@ def test_spans_up_to_now_a_day_of_the_month_and_last_night(phrase: str, start: d
     assert (ref.start, ref.end) == (start, end)
 
 
-def test_this_conversation_is_the_current_session() -> None:
-    ref = parse_time_reference("scrap this whole conversation", NOW)
+@pytest.mark.parametrize("phrase", ["scrap this whole conversation", "everything I said in this chat",
+                                    "this conversation"])
+def test_this_conversation_is_the_current_session(phrase: str) -> None:
+    ref = parse_time_reference(phrase, NOW)
     assert ref is not None and ref.sessions_back == 0
+
+
+def test_a_fact_from_this_chat_is_no_window() -> None:
+    # "delete my phone number from this chat" names a fact; the chat says where it was said
+    assert parse_time_reference("my phone number from this chat", NOW) is None

@@ -133,7 +133,11 @@ _DIRECT_VERBS = re.compile(r"^(?:forget|unlearn|stop\s+remembering|not\s+remembe
 #: plainly" — the object is followed by the task or by "for a moment"
 _TASK_TALK = re.compile(
     r"^\s*(?:(?!\b(?:my|me|i|mine|our|we|us|told|said|mentioned|shared|gave|about\s+me)\b)[^.?!;:])*?"
-    r"(?:\bfor\s+(?:(?:a|one)\s+)?(?:second|sec|minute|moment|bit)\b|\band\s+(?:just\s+)?(?:tell|make|write|say|give|"
+    r"(?:\bfor\s+(?:(?:a|one)\s+)?(?:second|sec|minute|moment|bit)\b"
+    # "forget the budget and the timeline for now, just brainstorm"
+    r"|\bfor\s+now\b\s*[,;:.!]?\s*(?:and\s+)?(?:just\s+)?(?:brainstorm|write|tell|give|make|focus|help|suggest|explain|"
+    r"list|plan|draft|think|come\s+up)\b"
+    r"|\band\s+(?:just\s+)?(?:tell|make|write|say|give|"
     r"explain|show|list|rewrite|turn|put|keep\s+it|use|do|go\s+with|start)\b|\s*[.!]\s+(?:write|tell|give|make|"
     r"explain|list|say|rewrite|rank|sort|order|compare|translate|"
     r"summari[sz]e|check|fix|suggest|recommend|pick|choose|plan|draft)\b"
@@ -251,7 +255,9 @@ _PART_OF_TEXT = re.compile(
     r"\b(?:of|from|in)\s+(?:my|this|the|that|your|our)\s+(?:[\w'’-]+\s+){0,2}?" + _ARTEFACT + r"\b"
     r"|\b(?:from|in)\s+(?:my|this|the|that|your|our)\s+(?:[\w'’-]+\s+){0,2}?" + _CONTAINER + r"\b"
     r"|\bon\s+(?:my|the|your|our)\s+(?:calendar|diary|agenda|planner)\b"
-    r"|\b(?:from|in|of)\s+this\s*[:?!.]|[:]\s*['\"“‘]", re.I)
+    r"|\b(?:from|in|of)\s+this\s*[:?!.]|[:]\s*['\"“‘]"
+    # "from this CSV", "from this rant before I post it": something pasted into the chat
+    r"|\bfrom\s+this\s+(?!(?:conversation|chat|session|thread|memory|list\s+of\s+facts)\b)[\w-]+", re.I)
 #: "my last draft", "my earlier suggestion about a picnic", "my second option", "my tone
 #: in the last message": a thing said in the chat, named as a thing of the chat
 _CHAT_THING = re.compile(

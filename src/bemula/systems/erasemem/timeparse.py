@@ -192,8 +192,11 @@ def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a f
         back = (now.weekday() - _WEEKDAYS.index(m.group(1))) % 7 or 7
         start, _ = _day_window(now - timedelta(days=back))
         return TimeReference(start, now)
-    # "this conversation", "this whole chat": the session the request is in
-    if re.search(r"\bthis\s+(?:whole\s+|entire\s+)?(?:conversation|chat|session|talk)\b", low):
+    # "this whole conversation", "everything in this chat": the session the request is in
+    # ("my phone number from this chat" is a fact, not the session)
+    if re.search(r"\bthis\s+(?:whole|entire)\s+(?:conversation|chat|session|talk)\b"
+                 r"|\b(?:everything|anything|all)\b[^.?!]{0,60}\b(?:in|from|during)\s+this\s+(?:conversation|chat|session)\b"
+                 r"|^\s*this\s+(?:conversation|chat|session)\s*[.!]?\s*$", low):
         return TimeReference(None, None, sessions_back=0)
     # "on the 14th": the last such day of a month up to now
     m = re.search(r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", low)

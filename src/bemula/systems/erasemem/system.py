@@ -329,7 +329,7 @@ class EraseMem(MemorySystem):
                 blanked += 1
                 touched_turns.add(tid)
 
-        # tombstones, in the index beside the live units (a named fact's say when it was said:
+        # tombstones, in the index beside the live units (a named fact's record when it was said:
         # what the user said after it answers past it; a category's or a window's many
         # sentences keep hiding what they match best)
         named = intent.kind in (ForgetKind.FACT, ForgetKind.FACTS)

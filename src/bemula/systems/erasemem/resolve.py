@@ -862,7 +862,7 @@ def without_pronoun(phrase: str, statements: list[str], directives: list[str], s
     request's other sentences: "her name" after "I went on about Greg's girlfriend" is
     "Greg's girlfriend's name", "what she does for work" is "what Greg's girlfriend does for
     work", "its tracking number" after "lamp's here" is "the lamp's tracking number"."""
-    alone = _PERSON_ALONE.fullmatch(phrase.strip())
+    alone = PERSON_ALONE.fullmatch(phrase.strip())
     if not _PRONOUN.search(phrase) and not alone:
         return phrase
     # a person by object pronoun alone is looked for as its subject form ("her" -> "she")
@@ -878,7 +878,7 @@ def without_pronoun(phrase: str, statements: list[str], directives: list[str], s
 #: a lower-case possessive that may be a name: "ana's"
 _LOWER_POSSESSOR = re.compile(r"\b([a-z]{3,})(?='s\b|’s\b)")
 #: a target that is a person by object pronoun alone: "forget her completely"
-_PERSON_ALONE = re.compile(r"her|him|them", re.I)
+PERSON_ALONE = re.compile(r"her|him|them", re.I)
 
 
 def with_context(phrase: str, statements: list[str]) -> str:

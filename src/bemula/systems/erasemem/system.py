@@ -38,7 +38,7 @@ from bemula.systems.base import (
 from bemula.systems.erasemem.forms import code_spans, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
 from bemula.systems.erasemem.owners import SELF, about_someone_else, names_someone_elses, owners_of
-from bemula.systems.erasemem.resolve import GENERIC, Resolution, is_confirmation_sentence, resolve
+from bemula.systems.erasemem.resolve import GENERIC, PERSON_ALONE, Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
 from bemula.systems.erasemem.textutil import REDACTED, phrase_spans, split_sentences, word_spans
 from bemula.systems.erasemem.tokens import tokenize
@@ -53,8 +53,6 @@ SEARCH_DEPTH = 30
 #: unit itself: "he's paying £60 a week towards it" answers "how much does Tunde put towards
 #: Dad's day centre?" because its turn is about the day centre
 TURN_CONTEXT_WEIGHT = 0.5
-#: a target that is only a person: "forget her", "delete him completely"
-_PERSON_PRONOUN = re.compile(r"(?:her|him|them)(?:\s+(?:completely|entirely|altogether|too))?", re.I)
 #: a capitalised word (a name, or the first word of a sentence: memory decides)
 _NAME_IN_TEXT = re.compile(r"\b[A-Z][\w'’-]+")
 #: a kept statement said after a forgotten one answers past its tombstone when it matches the
@@ -228,7 +226,7 @@ class EraseMem(MemorySystem):
     def _holds(self, phrase: str) -> bool:
         """Whether memory holds what ``phrase`` names: at least half its content words are in
         stored sentences ("the coffee" yes; "the formal tone" of a draft, no)."""
-        if _PERSON_PRONOUN.fullmatch(phrase.strip()):
+        if PERSON_ALONE.fullmatch(phrase.strip()):
             # "Zsofi asked to be taken off. Please forget her completely.": a person named in
             # the message that memory holds
             return any(self.store.df(t) for m in _NAME_IN_TEXT.finditer(self._asking) for t in tokenize(m.group(0)))

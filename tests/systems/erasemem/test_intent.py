@@ -1058,7 +1058,8 @@ def test_that_noun_means_the_noun_phrase_said_before_with_that_noun() -> None:
 def test_requests_written_by_a_fourth_writer_s_patterns(text: str, target: str) -> None:
     intent = parse_forget_request(text, known=lambda phrase: True)
     assert intent is not None, text
-    assert intent.kind in (ForgetKind.FACT, ForgetKind.REPLACEMENT), intent
+    # ("the two previous schools" counts two facts: F2)
+    assert intent.kind in (ForgetKind.FACT, ForgetKind.REPLACEMENT, ForgetKind.FACTS), intent
     assert intent.targets == [target], intent
 
 
@@ -1080,3 +1081,140 @@ def test_one_of_the_users_things_named_by_one() -> None:
 )
 def test_wishes_about_other_things_than_memory_are_no_requests(text: str) -> None:
     assert parse_forget_request(text, known=lambda phrase: True) is None, text
+
+
+# --- 2026-12-07, third session: wording from two more independently written sets ----------
+# (the sentences below are our own variants of each class; the sets' dev halves were read,
+# their held-out halves were not)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Stop treating me like I'm fragile.", "fragile"),
+        ("Stop acting like I own a car, I take the bus everywhere.", "car"),
+        ("Can you stop presuming I'm retired? Bin that.", "retired"),
+        ("You've obviously decided I'm a smoker. I'm not. Please let go of that.", "smoker"),
+        ("You seem to have filed me as unemployed. Please remove that assumption.", "unemployed"),
+        ("I think you figured I have a dog. Not true, drop that inference.", "dog"),
+    ],
+)
+def test_a_conclusion_told_by_how_the_assistant_treats_the_user(text: str, word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.CONCLUSION, intent
+    assert any(word in t for t in intent.targets), intent
+
+
+def test_a_bare_pronoun_after_the_user_s_own_no_is_no_conclusion() -> None:
+    # only a view the user says the assistant holds ("you've decided I'm …") is a conclusion
+    assert parse_forget_request("I'm not going to the gym tonight, forget it.") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rent went up to £1,240 a month, so forget the old 990 figure.",
+        "We've relocated to Bristol now, so bin the Cardiff address.",
+        "I've gone pescatarian this year, delete the note that I'm vegetarian.",
+        "Heads up: new licence, number 88213406, scrap the old licence number.",
+        "I'm 41 now, not 40. You can drop the 40.",
+        "I no longer take ramipril, they switched me to losartan. Please erase the ramipril.",
+        "My daughter goes to Greenfield now. Remove Oakwood Primary.",
+    ],
+)
+def test_a_change_told_in_everyday_words_is_a_replacement(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.REPLACEMENT, intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Could you take my email off your memory? I'm not comfortable with it now.",
+        "Whatever you know about my job there, purge it; it's irrelevant now.",
+    ],
+)
+def test_a_state_that_holds_now_is_no_new_value(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind != ForgetKind.REPLACEMENT, intent
+
+
+def test_a_fresh_value_in_the_rent_keeps_its_thousands() -> None:
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    assert new_value_of(["Rent went up to £1,150 a month."], set()) == "£1,150 a month"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "targets"),
+    [
+        ("Please you delete my old number, I not use it now.", ForgetKind.FACT, ["my old number"]),
+        ("drop my weight from ur memory thx", ForgetKind.FACT, ["my weight"]),
+        ("you've clearly decided I'm diabetic - I'm not, please drop it from your picture of me",
+         ForgetKind.CONCLUSION, ["I'm diabetic"]),
+        ("I gave you my gym code and my bike lock code earlier. Bin both.", ForgetKind.FACTS,
+         ["my gym code", "my bike lock code earlier"]),
+        ("i told u my weight and my blood pressure, wipe both pls", ForgetKind.FACTS, ["my weight", "my blood pressure"]),
+        ("Router password, alarm code. Clear both out of your memory.", ForgetKind.FACTS, ["Router password", "alarm code"]),
+        ("Please delete the following from memory: 1) my NHS number, 2) my blood type.", ForgetKind.FACTS,
+         ["my NHS number", "my blood type"]),
+        ("Can you remove both of my parents' phone numbers?", ForgetKind.FACTS, ["my parents' phone numbers"]),
+        ("You don't need my tax number. Delete it.", ForgetKind.FACT, ["my tax number"]),
+    ],
+)
+def test_learner_forms_memory_tails_and_counted_objects(text: str, kind: ForgetKind, targets: list[str]) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == kind, intent
+    assert intent.targets == targets, intent
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Please don't keep any of my medical details.", "health"),
+        ("Don't hold on to any of my political views, please.", "beliefs"),
+        ("Delet evrything about my job pls", "work"),
+    ],
+)
+def test_a_quantified_area_is_a_category(text: str, category: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.CATEGORY and category in intent.categories, intent
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("Everything regarding my uncle, please erase.", "my uncle"),
+        ("Everything about Marco. Gone.", "Marco"),
+        ("I told you a lot about the custody hearing. Please wipe every bit of it.", "the custody hearing"),
+    ],
+)
+def test_an_object_said_before_its_verb_or_as_a_lot_about(text: str, target: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.CATEGORY and intent.targets == [target], intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My son wiped his phone and now the photos are gone. Any way back?",
+        "Delete my bank details from this invoice before I send it.",
+        "Can you remove the old office address from the footer of this newsletter?",
+    ],
+)
+def test_gone_things_and_artefacts_are_no_requests(text: str) -> None:
+    assert parse_forget_request(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "forget everything i said since about 10 this morning",
+        "I request that all content from our session on 3 November be removed from your memory.",
+        "Anything I said between Christmas and New Year, forget it.",
+        "plese forgte waht i said erlier today",
+    ],
+)
+def test_windows_in_other_words(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent

@@ -137,3 +137,41 @@ def test_this_conversation_is_the_current_session(phrase: str) -> None:
 def test_a_fact_from_this_chat_is_no_window() -> None:
     # "delete my phone number from this chat" names a fact; the chat says where it was said
     assert parse_time_reference("my phone number from this chat", NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("phrase", "start", "end"),
+    [
+        # minutes up to now; an hour said after "since" starts the span, up to now
+        ("the last 20 minutes of this chat", datetime(2026, 3, 12, 14, 40), NOW),
+        ("everything I said since about 10 this morning", datetime(2026, 3, 12, 10, 0), NOW),
+        ("what I told you since 2pm", datetime(2026, 3, 12, 14, 0), NOW),
+        ("since lunchtime", datetime(2026, 3, 12, 12, 0), NOW),
+        # "back" is "ago"; "from the 14th" is "on the 14th"
+        ("whatever I said two days back", datetime(2026, 3, 10), datetime(2026, 3, 10, 23, 59, 59, 999999)),
+        ("our conversation from the 14th", datetime(2026, 2, 14), datetime(2026, 2, 14, 23, 59, 59, 999999)),
+        # holidays: the last one up to now, and a span between two of them
+        ("what I said over Christmas", datetime(2025, 12, 24), datetime(2025, 12, 26, 23, 59, 59, 999999)),
+        ("anything between Christmas and New Year", datetime(2025, 12, 24), datetime(2026, 1, 1, 23, 59, 59, 999999)),
+        # a lunch break is today, late morning to mid-afternoon
+        ("what we discussed during my lunch break", datetime(2026, 3, 12, 11, 0), datetime(2026, 3, 12, 14, 59, 59, 999999)),
+    ],
+)
+def test_minutes_hours_since_holidays_and_lunch(phrase: str, start: datetime, end: datetime) -> None:
+    ref = parse_time_reference(phrase, NOW)
+    assert ref is not None, phrase
+    assert (ref.start, ref.end) == (start, end)
+
+
+def test_earlier_alone_is_no_window() -> None:
+    # "the number I gave you earlier" names a fact (F1), not today's whole conversation
+    assert parse_time_reference("the number I gave you earlier", NOW) is None
+
+
+def test_a_weekday_weeks_back_is_that_day_of_that_week() -> None:
+    # said on Thursday 12 March: two weeks back is the week of Monday 23 February; its Friday
+    # is the 27th, narrowed to the hours round 3am
+    ref = parse_time_reference("the friday, like 3am friday morning, two weeks back", NOW)
+    assert ref is not None and (ref.start, ref.end) == (datetime(2026, 2, 27, 1, 0), datetime(2026, 2, 27, 5, 0))
+    week = parse_time_reference("whatever I said two weeks back", NOW)
+    assert week is not None and (week.start, week.end) == (datetime(2026, 2, 23), datetime(2026, 3, 1, 23, 59, 59, 999999))

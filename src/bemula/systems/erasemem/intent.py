@@ -74,7 +74,8 @@ _REMOVE_VERBS = (
     r"un-?know|un-?remember|un-?file|memory-?hole|zap|chuck(?:\s+out)?|abandon|take\s+away|"
     r"get\s+rid\s+of|throw\s+(?:away|out)|let\s+go\s+of|strike|cross\s+out|take\s+out|"
     r"stop\s+(?:remembering|storing|keeping|using|tracking|saving|holding\s+on\s+to|holding(?=\s+(?:my|what|any|all|everything|anything|on\s+to|onto)\b)|retaining|"
-    r"drawing|making|inferring|assuming|thinking|believing)"
+    r"drawing|making|inferring|assuming|thinking|believing|presuming|concluding|deciding|guessing|speculating|"
+    r"labell?ing\s+me|pegging\s+me)"
 )
 _NEGATED_KEEP = (
     r"(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+"
@@ -187,7 +188,23 @@ def _names_a_thing(obj: str) -> bool:
         or _SPEECH.search(stripped))
 
 
-def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | None:
+def _changed_value(rest: str, others: list[str]) -> bool:
+    """An object the same turn tells a change about: "I no longer take metformin, it's been
+    switched to Jardiance. Please erase the metformin."; "my email changed … get rid of the
+    gmail one". Removing it is about memory however plain it is ("the metformin")."""
+    told = [o for o in others if _CHANGE.search(o)]
+    if not told:
+        return False
+    target = clean_target(rest)
+    if re.match(r"^(?:the|my|that)\s+(?:[\w'’@.-]+\s+){1,3}one\b", target, re.I):
+        return True  # "the gmail one": the one the change replaced
+    words = token_set(target) - {"old", "previous", "former", "one"}
+    return bool(words) and words <= set().union(*(token_set(o) for o in told))
+
+
+def _find_directive(clause: str, known: Known | None = None, others: list[str] | None = None) -> re.Match[str] | None:
+    """The removal directive in ``clause``, if it asks to remove something memory holds
+    (``others``: the turn's other clauses, which may tell of the change it removes)."""
     if _NOT_A_REQUEST.search(clause) and not re.search(
         r"\b(?:forget|erase|delete|remove|wipe)\s+(?:that|what|everything|anything|all|my)\b.*", clause, re.I
     ):
@@ -212,7 +229,10 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
             r"assumptions?|inferences?|ideas?|impressions?|notions?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
             r"database|head|mind|brain|logs?|history|profile|storage)|" + _PERSONAL_DATA + r")\b"
-            r"|^\s*(?:only\s+|just\s+)?(?:(?:any|all|each|every\s+one|some|none)\s+of\s+)?(?:it|them|those|these|this|that)\b\s*(?:one|bit|part|"
+            r"|^\s*(?:both|(?:all|those|these|the)\s+(?:two|three|four))\b(?:\s+of\s+(?:them|those|these|'em))?\s*(?:[,.!?;:]|$|please\b|"
+            r"(?:and|but)\b|too\b|as\s+well|for\s+good|out\b|now\b)"
+            r"|^\s*(?:only\s+|just\s+)?(?:(?:any|all|each|every\s+(?:one|bit|part|piece|word|detail)|some|none)\s+of\s+)?"
+            r"(?:it|them|those|these|this|that)\b\s*(?:one|bit|part|"
             r"thing|stuff|detail|both|all|too|as\s+well|please|for\s+me|"
             r"completely|entirely|altogether|for\s+good|permanently|now|out|away|off)?"
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
@@ -232,6 +252,8 @@ def _find_directive(clause: str, known: Known | None = None) -> re.Match[str] | 
                     and not re.match(r"\s+\w+\s+(?:[\w-]+\s+){0,2}?" + _ARTEFACT + r"\b", rest, re.I)
                     and _names_a_thing(rest) and known(clean_target(rest))):
                 return match  # "could you remove his blood type": someone's fact memory holds
+            if others and _changed_value(rest, others):
+                return match
             if not _DIRECT_VERBS.match(verb) or (known is not None and _names_a_thing(rest)
                                                  and not known(clean_target(rest))):
                 continue
@@ -245,7 +267,8 @@ _ARTEFACT = (
     r"document|doc|slides?|cv|resume|résumé|report|story|sentence|recipe|spreadsheet|script|intro|introduction|"
     r"outline|layout|format|formatting|wording|tone|version|answer|question|idea|suggestion|option|comments?|"
     r"typos?|emojis?|greeting|sign[- ]?off|heading|title|caption|bio|tweet|reply|list|bullet(?:\s+points?)?|"
-    r"line|lines|word|words|doodles?|plan|notes\s+app)"
+    r"line|lines|word|words|doodles?|plan|notes\s+app|footer|header|newsletter|flyer|poster|website|signature|invoice|"
+    r"brochure|menu|banner|template|form|photo|video|file|folder|screenshot|playlist)"
 )
 #: things the user keeps elsewhere that a task edits: "from my calendar", "from this playlist"
 _CONTAINER = r"(?:calendar|diary|agenda|planner|playlists?|inbox|folder|album|ideas|basket|cart)"
@@ -374,8 +397,8 @@ _TAIL_STRIP = [
     r"\s+if\s+you\s+(?:have|kept|stored|made|drew)\b.*$",
     r"\s+(?:and|but)\s+(?:never|don't|do\s+not|please|won't|stop|not)\b.*$",
     r"\s+(?:and|but)\s+(?:please\s+)?(?:remember|keep|note|store|record|save|use|log|track)\b.*$",
-    r"\s+from\s+(?:your|the|my)\s+(?:memory|memories|records?|notes?|database|files?|system|mind|"
-    r"head|storage|profile|history)\b.*$",
+    r"\s+(?:from|frm|out\s+of)\s+(?:(?:your|ur|the|my)\s+)?(?:memory|memories|records?|notes?|database|files?|system|mind|"
+    r"head|storage|profile|history|picture\s+of\s+me|idea\s+of\s+me|image\s+of\s+me)\b.*$",
     r"\s+from\s+(?:what|everything|anything|the\s+things?)\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|"
     r"mentioned|shared)\b.*$",
     r"\s+(?:on|in)\s+(?:record|file|memory)\b.*$",
@@ -396,7 +419,7 @@ _QUANTIFIED = re.compile(
     re.I,
 )
 _CATEGORY_OBJECT = re.compile(
-    r"^(?:(?:anything|everything|whatever|all|every\s+\w+|any\s+\w+|all\s+(?:the\s+)?\w+|"
+    r"^(?:(?:anything|everything|whatever|(?:all|every\s+bit|any)\s+of\s+it|all|every\s+\w+|any\s+\w+|all\s+(?:the\s+)?\w+|"
     r"(?:the\s+)?(?:things|stuff|bits|details)(?=\s+(?:you|i)\b))"
     r"(?:\s+you(?:'ve|’ve|\s+have)?\s+(?:know|have|got|stored|saved|learned|learnt|noted))?"
     r"(?:\s+(?:i(?:'ve|’ve|\s+have)?\s+(?:told\s+you|said|shared|mentioned)))?"
@@ -425,7 +448,13 @@ _CHANGE = re.compile(
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
     r"bought\s+(?:a|an)\s+new|ended\s+up(?:\s+being)?|from\s+here\s+on|going\s+forward|from\s+today|"
-    r"now,\s+not)\b|\bnew\s+[a-z]+(?:\s+[a-z]+)?\s*(?::|\s(?:is|are)\b)"
+    r"now,\s+not|relocat\w*|(?:went|gone|goes|go)\s+(?:up|down)|(?:increased|decreased|rose|risen|raised|lowered|"
+    r"dropped|fell|fallen)\s+to|as\s+of|got\s+(?:it|that|this)\s+wrong|"
+    # "I've gone vegan", "we became a two-car household" (not "I've gone to the gym")
+    r"(?:i've|i’ve|i\s+have|we've|we’ve|we\s+have|i|we)\s+(?:gone|become|became|turned)\s+(?!to\b|into\b|through\b|over\b|back\b|"
+    r"out\b|away\b|home\b|off\b|on\b|up\b|down\b)|"
+    # "I'm on nights now.", "its M20 2LF now": a state said as holding now, at its clause's end
+    r"now(?=\s*(?:[.!,;()]|[—–-]\s|$)))\b|\bnew\s+[a-z]+(?:\s+[a-z]+)?\s*(?::|\s(?:is|are)\b|,\s*(?:(?:number|no\.?)\s+)?(?=[\w.@+-]*\d))"
     # "Navigo monthly pass — that's my public transport pass now"
     r"|\b(?:that's|that’s|that\s+is|it's|it’s|it\s+is|which\s+is)\s+(?:my|our)\s+(?:[\w'’-]+\s+){0,4}?"
     r"(?:now|these\s+days|nowadays)\b",
@@ -442,6 +471,8 @@ _LIST_ITEM = re.compile(
     r"where|when|who|what|which|how|that|those|these|this|(?!(?:it|that|everything|nothing|something|anything|there|here|what|who|he|she|let)(?:'s|’s))"
     r"[a-z]+(?:'s|’s)\b|(?-i:(?!I\b)[A-Z0-9]))", re.I)  # a capital starts a name, but "I'll …" a clause
 _PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|which|how|that|his|her|their|mine|both)\b", re.I)
+#: a list item that is a fact about the user: "that I'm left-handed, and that I'm colour-blind"
+_SELF_PART = re.compile(r"^(?:that\s+)?i(?:'m|’m|\s+am)\b", re.I)
 
 
 def _first_phrase(text: str) -> str:
@@ -500,8 +531,8 @@ def split_targets(target: str) -> list[str]:
     if len(parts) < 2:
         # "Whitfield and forget Whitfield": one thing named twice
         return parts if len(raw_parts) > 1 and _NAMED.match(parts[0]) else [target]
-    if all(_PART_START.match(p) for p in parts[1:]) and (
-        _PART_START.match(parts[0]) or len(parts[0].split()) >= 3
+    if all(_PART_START.match(p) or _SELF_PART.match(p) for p in parts[1:]) and (
+        _PART_START.match(parts[0]) or _SELF_PART.match(parts[0]) or len(parts[0].split()) >= 3
     ):
         # "service I pay to stream from, my travel time and my car cover": a described
         # first item needs no "my" when the others have one ("mum and my dad" stays whole)
@@ -518,7 +549,7 @@ _NAMED = re.compile(r"^(?:(?:[A-Z][\w'’.&-]*|[\w-]*\d[\w-]*)(?:\s+|$))+$")
 
 
 _PRONOUN_ONLY = re.compile(
-    r"^(?:(?:the\s+)?(?:whole\s+)?lot|'?em|both(?:\s+of\s+(?:them|those|these|'?em))?)$|"
+    r"^(?:(?:the\s+)?(?:whole\s+)?lot|'?em|(?:both|(?:all|those|these|the)\s+(?:two|three|four))(?:\s+of\s+(?:them|those|these|'?em))?)$|"
     r"^(?:(?:any|the|a|all|every|that|this|those|these)\s+)?(?:such\s+)?(?:record|note|mention|trace|"
     r"memory|detail|info|information|thing|part|bit|piece|conclusion|inference|assumption|guess|"
     r"deduction|one)?s?\s*(?:of\s+)?(?:it|that|this|them|those|these)?"
@@ -561,6 +592,8 @@ _OFF_LIMITS = re.compile(
     # "lamp's here so you don't need its tracking number anymore, forget it"
     r"|\b(?:don't|dont|don’t|do\s+not|won't|wont|no\s+longer)\s+need\s+(?:to\s+(?:keep|know|remember|have)\s+)?"
     r"(?P<unneeded>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+(?:any\s*more|any\s+longer)\b"
+    # "You don't need my SSN. Delete it."
+    r"|\byou\s+(?:don't|dont|don’t|do\s+not)\s+need\s+(?P<unneeded2>(?:my|our|his|her|their)\s+[^,;.!?]+?)\s*(?=[.!?;]|$)"
     # "there is no need to hold Mr Reid's details any longer. Kindly delete them."
     r"|\bno\s+need\s+(?:for\s+you\s+)?to\s+(?:keep|hold|store|remember|have)\s+(?:on\s+to\s+|onto\s+)?"
     r"(?P<noneed>(?:my|our|the|his|her|its|their|[A-Z][\w.]*(?:\s+[A-Z][\w]*)?(?:'s|’s))\s*[^,;.!?]+?)\s+"
@@ -580,7 +613,9 @@ _OFF_LIMITS = re.compile(
 #: a speech object that names what was said ("… about why I'm short a year", "…, the figure
 #: on my card and the bit about Tunde"): its items are the target, not the whole window
 _NAMES_ITEMS = re.compile(
-    r"\b(?:told\s+you|said|mentioned|shared|wrote)\b[^,.;]*?\babout\s+(?!it\b|that\b|this\b)\w"
+    r"\b(?:told\s+you|said|mentioned|shared|wrote)\b[^,.;]*?\babout\s+(?!it\b|that\b|this\b)"
+    # ("since about 10", "about an hour ago", "about two weeks back" say when, not what)
+    r"(?!\d|an?\s+(?:hour|week|day|month|fortnight|year)|(?:one|two|three|four|five|six|ten|twenty)\b|half\s+an?\b)\w"
     r"|\b(?:told\s+you|said|mentioned|shared)\b[^,]*,\s+(?:the|my)\s+"
     r"(?!(?:morning|night|evening|afternoon|day|weekend|week|time)\b)\w+", re.I)
 _BULLET = re.compile(r"^\s*(?:[-•*–]|\d{1,2}[.)])\s+")
@@ -591,6 +626,19 @@ _BARE_REFERENT = re.compile(
     r"could|should|i|you|we|he|she|they)\b)[^.?!;])+$", re.I)
 _TOLD = re.compile(r"\b(?:told\s+you|said|wrote|typed|mentioned|shared|messaged)\b", re.I)
 #: "any of the health stuff", "the job-hunt stuff except …", "all the money side of things"
+#: a count with nothing named after it: "both", "all three of them", "those two, please"
+_COUNT_PRONOUN = re.compile(r"^\s*(?:both|(?:all|those|these|the)\s+(?:two|three|four))\b(?:\s+of\s+(?:them|those|these|'?em))?"
+                            r"(?:\s+(?:please|pls|plz|thanks|thx|too|now|out|away|for\s+good))*"
+                            r"(?:\s+(?:from|out\s+of|frm)\s+(?:(?:your|ur|the|my)\s+)?(?:memory|memories|records?|notes?))?"
+                            r"\s*(?:[,.;:!?—–-]|$)", re.I)
+#: an object that counts what it names: "both of my kids' birthdays", "the two addresses", "all three codes"
+_COUNTED = re.compile(r"^(?:both\b|(?:the|those|these|all|my)\s+(?:two|three|four)\s+\w)", re.I)
+#: "the following (items I shared) from memory: …": the list after the colon is the object
+_THE_FOLLOWING = re.compile(r"^\s*the\s+following\b[^:]*:\s*(?P<items>\S.*)$", re.I)
+_ENUMERATOR = re.compile(r"(?:(?<=^)|(?<=\s))(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])[.)])\s+")
+_QUANTIFIED_AREA = re.compile(
+    r"^(?:any|all|every\s+one)\s+(?:of\s+)?(?:the|my|our)\s+(?P<desc>[\w-]+(?:\s+[\w-]+)?)\s+"
+    r"(?:details|info|information|views|opinions|data|records|history|matters|affairs|stuff|things|bits)\b", re.I)
 _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|this)?\s*(?P<desc>[\w-]+(?:\s+[\w-]+)?)\s+"
                     r"(?:stuff|things|side(?:\s+of\s+things)?|business|situation|bits)\b", re.I)
 
@@ -600,7 +648,8 @@ def _antecedent(clause: str) -> str | None:
     "delete it"."""
     m = _OFF_LIMITS.search(clause)
     if m:
-        return (m.group("np") or m.group("said") or m.group("unneeded") or m.group("uneasy") or m.group("secret")
+        return (m.group("np") or m.group("said") or m.group("unneeded") or m.group("unneeded2") or m.group("uneasy")
+                or m.group("secret")
                 or m.group("unsafe") or m.group("cancelled") or m.group("noneed")).strip()
     m = _OLD_SUBJECT.match(clause)
     if m:
@@ -614,6 +663,9 @@ def _antecedent(clause: str) -> str | None:
         if relative and _phrase_has_thing(relative.group("head")):
             return relative.group("head").strip(" ,.;:!?—–-")
         np = re.sub(r"^(?:about\s+|that\s+)", "", m.group("np").strip(), flags=re.I)
+        # "I shared a lot about the custody hearing. Please wipe every bit of it.": all of it
+        np = re.sub(r"^(?:(?:quite\s+)?a\s+lot|lots|loads|so\s+much|too\s+much|a\s+bunch|plenty)\s+(?:about|regarding|on)\s+",
+                    "everything about ", np, flags=re.I)
         # "about the £1,200 and i feel weird that even you know": the thing, not the next clause
         np = re.split(r",?\s+(?:and|but|so)\s+(?:now\s+|then\s+|still\s+)?(?=(?:i|i'm|i’m|i've|you|we|it)\b)", np,
                       flags=re.I)[0]
@@ -652,7 +704,7 @@ _OCCASION = re.compile(
     r"\b(?:the\s+(?:night|day|evening|morning|weekend)\s+of|over\s+(?:christmas|easter|new\s+year|the\s+holidays)|"
     r"(?:at|after|before|during)\s+(?:the|my|our|that)\s+\w+|from\s+the\s+night|when\s+i\s+was)\b", re.I)
 #: a conclusion named by a pronoun: "that conclusion", "that assumption", "the idea", "that label"
-_CONCLUSION_NOUN = re.compile(r"\b(?:conclusions?|assumptions?|inferences?|idea|impression|label|takeaway)\b", re.I)
+_CONCLUSION_NOUN = re.compile(r"\b(?:conclusions?|assumptions?|inferences?|idea|impression|label|takeaway|guess(?:es)?)\b", re.I)
 #: a trait the user says they do not have: "doesn't mean I'm depressed", "≠ diabetic", "I'm not
 #: conservative", "doesn't make me a heavy drinker"
 _DISPUTED = re.compile(
@@ -660,9 +712,15 @@ _DISPUTED = re.compile(
     r"\bi(?:'m|’m|\s+am)\s+not\s+|"
     # what the user says the assistant made of them: "you seem to think I'm vegetarian", "you
     # have me down as someone with an eating disorder", "you've decided I'm a student"
-    r"\byou(?:'ve|’ve|\s+have)?\s+(?:seem\s+to\s+)?(?:(?:have\s+)?(?:think|thought|decided|concluded|assumed|guessed|figured)\s+"
-    r"(?:that\s+)?(?:i'm|i\s+am|im)|(?:have|had|got)\s+me\s+down\s+as|(?:labelled|labeled|filed|pegged)\s+me\s+(?:as|under))\s+"
-    r"(?:someone\s+(?:with|who)\s+)?)"
+    r"\byou(?:'ve|’ve|\s+have)?\s+(?:\w+ly\s+)?(?:(?:seem|appear|might|may|must)\s+(?:to\s+)?)?(?:\w+ly\s+)?(?:(?:have\s+)?"
+    r"(?:think|thought|decided|concluded|assumed|guessed|figured|presumed|"
+    r"(?:formed|gotten|got|taken|have)\s+the\s+(?:view|idea|impression|opinion)\s+)\s*"
+    r"(?:that\s+)?(?:i'm|i\s+am|im|(?P<have>i\s+have|i've|i’ve))|(?:have|had|got)\s+me\s+down\s+as|"
+    r"(?:have\s+)?(?:labelled|labeled|filed|pegged|marked|tagged)\s+me\s+(?:as|under)|"
+    # "you've been talking to me as if I'm going through a breakup", "you treat me like I'm broke"
+    r"(?:been\s+)?(?:talk|treat|speak|respond|writ|address|act)\w*\s+(?:to\s+)?(?:me\s+)?(?:like|as\s+if|as\s+though)\s+"
+    r"(?:i'm|i\s+am|im|i\s+was))\s+"
+    r"(?:someone\s+(?:with|who(?:'s|’s|\s+is)?)\s+)?)"
     r"(?:a\s+|an\s+)?(?P<trait>[a-z][\w' -]{1,40}?)(?=\s*(?:[.,;:!?]|$|\s+(?:and|but|just|because|from|bc|since|"
     r"i\b)))",
     re.I,
@@ -740,7 +798,7 @@ _SCREEN = re.compile(
 #: than ``_SCREEN``, which then runs only on the turns that pass (about one in six user
 #: turns of the generated benchmark).
 _QUICK_WORDS = re.compile(
-    "forget|forgt|foget|frget|forgte|froget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
+    "forget|forgt|foget|frget|forgte|froget|erase|delet|remove|gone\\.|gone!|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|unknow|un-know|unremember|un-remember|unfile|un-file|memory-hole|memoryhole|zap|chuck|abandon|take away|gone from|taken out|"
     "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off\\.|off!|off,|off$|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
@@ -782,6 +840,9 @@ def _may_be_request(text: str) -> bool:
 #: empty: always tried). Most turns hold none of a rewrite's needles, and a substring test is
 #: far cheaper than a case-blind pattern scanning every position.
 _Rewrite = tuple[str, str | Callable[[re.Match[str]], str], tuple[str, ...]]
+#: a finite verb or a subject pronoun: a clause, not a noun phrase said before its verb
+_HAS_VERB = re.compile(r"\b(?:is|was|are|were|am|has|have|had|i|we|he|she|they|you|it's|that's|there's|wiped|deleted|"
+                       r"removed|erased|lost)\b", re.I)
 #: "would you mind deleting X": the verb of a gerund whose stem is not the verb
 _GERUND_STEMS = {"eras": "erase", "delet": "delete", "remov": "remove", "wip": "wipe", "purg": "purge",
                  "scrapp": "scrap", "dropp": "drop", "scrubb": "scrub", "binn": "bin"}
@@ -799,8 +860,17 @@ _TEXTING: list[_Rewrite] = [
     (r"\byouve\b", "you've", ("youve",)), (r"\bthats\b", "that's", ("thats",)),
     (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bshud\b", "should", ("shud",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
     (r"\bconvo(s?)\b", r"conversation\1", ("convo",)),
+    # everyday misspellings around a request: "Delet evrything about my dad", "waht i said erlier"
+    (r"\bdelet\b", "delete", ("delet",)), (r"\b(?:evrything|everyting|evrythin|everythin|evrythng)\b", "everything",
+                                             ("evry", "everyt", "everythin")),
+    (r"\b(?:waht|wat|wht)\b", "what", ("waht", "wat", "wht")), (r"\b(?:plese|pleas|plz)\b", "please", ("plese", "pleas", "plz")),
+    (r"\b(?:erlier|earlyer|earler)\b", "earlier", ("erlier", "earlyer", "earler")), (r"\bfrm\b", "from", ("frm",)),
+    (r"\bcn\b(?=\s+(?:u|you)\b)", "can", ("cn",)), (r"\b(?:anythng|anythin|anyting)\b", "anything", ("anyth", "anyting")),
     # the request's own verb mistyped: "forgt it plz", "foget my PIN"
     (r"\b(?:forgt|foget|frget|forgte|froget)\b", "forget", ("forgt", "foget", "frget", "forgte", "froget")),
+    # "Please you delete the 32.", "Please to delete my wife name" (a learner's "please")
+    (r"\bplease\s+(?:you\s+to|you|to)\s+(?=(?:forget|delete|remove|erase|wipe|drop|clear|scrap|bin)\b)", "please ",
+     ("please",)),
     # drawn-out letters: "sooo", "pleeease", "pls pls"
     (r"([a-z])\1{2,}", r"\1", ()),
 ]
@@ -970,6 +1040,21 @@ _IDIOMS: list[_Rewrite] = [
      r"\1 assume I'm", ("save", "file", "mark", "note", "put", "record", "list", "tag", "label")),
     (r"\b(don't|do\s+not)\s+(?:start|go\s+around|begin)\s+(?:assuming|thinking|deciding|concluding)\b", r"\1 assume",
      ("start", "around", "begin")),
+    # "stop treating me like I'm broke", "stop acting like I have kids": the assistant's
+    # conclusion about the user, told by how it behaves
+    (r"\bstop\s+(?:(?:treating|talking\s+to|speaking\s+to|addressing|responding\s+to|writing\s+to|seeing|viewing|"
+     r"regarding)\s+me|acting)\s+(?:like|as\s+if|as\s+though)\s+", "stop assuming ", ("stop",)),
+    # "Everything concerning my dad's illness, please erase.", "The old one in Valencia please
+    # delete.", "Everything about Jenny. Gone.": the object said first, the verb last with none
+    (r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s+)"
+     r"(?:(?:please|kindly|just)\s+)*(forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub)|"
+     r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!]|$)",
+     lambda m: m.group(0) if _HAS_VERB.search(m.group(2)) or (m.group(4) and not _QUANTIFIED.match(m.group(2)))
+     else f"{m.group(1)}please {m.group(3) or 'forget'} {m.group(2)}",
+     ("forget", "delete", "erase", "remove", "wipe", "scrap", "bin", "drop", "purge", "clear", "ditch", "scrub", "gone")),
+    # "I request that all content from our session on 3 November be removed from your memory"
+    (r"\bi\s+(?:request|ask|would\s+ask|must\s+ask)\s+that\s+((?:(?!\bbe\b)[^.?!;]){2,120}?)\s+(?:be|is)\s+"
+     r"(?:removed|deleted|erased|forgotten|wiped|purged|cleared)\b", r"please remove \1", ("request", "ask")),
     # "please don't file that away"
     (r"\bfile\s+(that|this|it|them)\s+away\b", r"keep \1", ("file",)),
     # "the pregnancy thing — act like I never said it"
@@ -1025,11 +1110,14 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
 
     from bemula.systems.erasemem.timeparse import parse_time_reference
 
-    clauses: list[tuple[str, re.Match[str] | None]] = [(c, _find_directive(c, known)) for c in _clauses(text)]
+    pieces = _clauses(text)
+    clauses: list[tuple[str, re.Match[str] | None]] = [
+        (c, _find_directive(c, known, pieces[:n] + pieces[n + 1:])) for n, c in enumerate(pieces)]
     directives: list[tuple[str, str, str]] = []  # (directive text, verb, object)
     statements: list[str] = []
     consumed: set[int] = set()
     spoken: dict[str, str] = {}  # object named as something the user said -> the sentence saying so
+    pairs: set[str] = set()  # "X, Y" that a "both" points at: two items however bare
     for i, (clause, match) in enumerate(clauses):
         if match is None:
             continue
@@ -1041,8 +1129,13 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             continue  # "Forget rhyming. Write me a poem": the next sentence is the task (not "Can you delete it?")
         verb = (match.group("verb") or match.group("verb2") or "").lower()
         obj = clause[match.end():]
+        enumerated = _THE_FOLLOWING.match(obj)
+        if enumerated:
+            # "Please delete the following from memory: 1) my phone number …, 2) my email …"
+            obj = " ".join(_ENUMERATOR.sub(" ", enumerated.group("items")).split())
         before = clause[: match.start()].strip(" ,;:—–-")
-        target = clean_target(obj)
+        # "wipe both pls", "forgt both, my mom reads over my shoulder": a count that points back
+        target = "both" if _COUNT_PRONOUN.match(obj) else clean_target(obj)
         category_like = _CATEGORY_OBJECT.match(re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I))
         pronoun = not _names_something(target) or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
@@ -1069,13 +1162,18 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
-            if antecedent is None and _CONCLUSION_NOUN.search(target):
+            if antecedent is None:
                 # "That question about loans doesn't mean I'm in debt. Erase that conclusion.":
-                # the trait the user disputes is the conclusion meant
+                # the trait the user disputes is the conclusion meant; a bare "drop it" points
+                # at one only when the user says it is the assistant's view ("You've been
+                # talking to me as if I'm going through a breakup. I'm not. Let go of that.")
+                # — "I'm not going to the party, forget it" disputes nothing the assistant made
+                named_conclusion = _CONCLUSION_NOUN.search(target) is not None
                 for piece in [before, *(clauses[j][0] for j in range(i - 1, -1, -1))]:
                     disputed = _DISPUTED.search(piece or "")
-                    if disputed:
-                        antecedent = f"the conclusion that I'm {disputed.group('trait').strip()}"
+                    if disputed and (named_conclusion or disputed.group(0).lstrip().lower().startswith("you")):
+                        being = "I have" if disputed.group("have") else "I'm"
+                        antecedent = f"the conclusion that {being} {disputed.group('trait').strip()}"
                         break
             if antecedent is None and clause.rstrip().endswith(":"):
                 # "pls don't keep these anymore:" then "- the prescription …", "- what I take …"
@@ -1105,10 +1203,16 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 # a sentence that is only a referent is what "it" means, before anything older
                 previous = clauses[i - 1][0].strip(" .,;:—–-")
                 cued = _antecedent(previous) is not None  # the loop below reads it by its cue
+                # "Router password, alarm code. Clear both.": two bare items a count points at
+                pair = previous.split(", ")
+                bare_pair = target == "both" and len(pair) == 2 and all(
+                    1 <= len(p.split()) <= 4 and not _NOT_A_THING.search(p) for p in pair)
+                if bare_pair and not cued:
+                    pairs.add(previous)
                 if _SPEECH_OBJECT.match(previous) and _BARE_REFERENT.match(previous):
                     antecedent, source, told_in = previous, i - 1, previous
-                elif not cued and len(parts := split_targets(previous)) >= 2 and all(
-                        _PART_START.match(p) for p in parts):
+                elif not cued and (bare_pair or (len(parts := split_targets(previous)) >= 2 and (all(
+                        _PART_START.match(p) for p in parts) or ("," in previous and _is_bare_list(parts))))):
                     # "The amount, the rate, the man at the bank. I don't want all that kept"
                     antecedent, source = previous, i - 1
                 elif not cued and _dash_follows(text, clauses[i - 1][0]):
@@ -1151,8 +1255,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                         if j != i:
                             consumed.add(j)
                         break
-            if antecedent is None and demonstrative:
-                pass  # "that number" with nothing named before it: the phrase as said
+            if antecedent is None and (demonstrative or _CONCLUSION_NOUN.search(target)):
+                pass  # "that number", "that guess" with nothing named before it: the phrase as said
             elif antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):
                 if directives:
                     continue  # "... of it" reinforcing an earlier directive of this turn
@@ -1219,7 +1323,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                                 statements=statements, directives=directive_texts)
 
     # F4: a conclusion / inference
-    if any(_CONCLUSION.search(d[1]) or _CONCLUSION.search(d[0]) for d in directives) or any(
+    if any(_CONCLUSION.search(d[1]) or _CONCLUSION.search(d[0]) or d[2].startswith("the conclusion that ")
+           for d in directives) or any(
         _CONCLUSION.search(c) for i, (c, _m) in enumerate(clauses) if i in consumed
     ):
         targets = [clean_target(o) for o in objects]
@@ -1238,6 +1343,13 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             if cats or (m and m.re is _CATEGORY_OBJECT):
                 return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
                                     statements=statements, directives=directive_texts)
+        # "any of my financial details", "all my political views": a quantified area (not "my
+        # bank details", one fact)
+        m = _QUANTIFIED_AREA.match(before_exception(stripped))
+        cats = categories_in(m.group("desc")) if m else []
+        if m and cats:
+            return ForgetIntent(ForgetKind.CATEGORY, targets=[clean_target(stripped)], categories=cats,
+                                statements=statements, directives=directive_texts)
 
     # "the bits about my calendar": a short description of an area (not "the stuff about which
     # car I own and the instrument I play", which lists facts)
@@ -1266,7 +1378,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         # "erase the old answer for my transit pass and use Urbana card instead"
         re.search(r"\b(?:old|previous|earlier|former)\b", d[2], re.I) and _CHANGE.search(d[0]) for d in directives)
     changed = bool(change_statements or change_in_directive)
-    replacement = ForgetIntent(ForgetKind.REPLACEMENT, targets=[t for t in cleaned if t], statements=statements,
+    # ("replace Whitfield and forget Whitfield": one thing named twice)
+    replacement = ForgetIntent(ForgetKind.REPLACEMENT, targets=[
+        once[0] if len(once := split_targets(t)) == 1 else t for t in cleaned if t], statements=statements,
                                directives=directive_texts)
     if changed and states_new_value(statements, directive_texts):
         return replacement
@@ -1274,7 +1388,10 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     # F2 / F1
     targets = []
     for target in cleaned:
-        targets.extend(split_targets(target))
+        parts = split_targets(target)
+        if len(parts) == 1 and target in pairs:
+            parts = [p.strip() for p in target.split(", ")]
+        targets.extend(parts)
     # pronoun-only objects ("any record of it") name nothing new: keep the named ones
     named = [t for t in targets if t and _names_something(t)]
     if changed and not named:
@@ -1289,7 +1406,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     targets = named or [t for t in targets if t]
     if not targets:
         return None
-    kind = ForgetKind.FACTS if len(targets) >= 2 else ForgetKind.FACT
+    # "both of my kids' birthdays", "the two addresses I gave you": more than one fact, named once
+    counted = any(_COUNTED.match(o.strip()) for o in objects)
+    kind = ForgetKind.FACTS if len(targets) >= 2 or counted else ForgetKind.FACT
     return ForgetIntent(kind, targets=targets, statements=statements, directives=directive_texts)
 
 

@@ -1380,7 +1380,7 @@ def _shared_runs(store: MemoryStore, run: list[str], removed: set[str], owners: 
 
 
 #: a value: words, digits, "99%", "+386 41 552 708", "juniper.rowe@proton.me" (a dot inside a word)
-_V = r"(?P<v>(?:[^,;:!?—–()\s.]|\.(?=\w)|[ \t])+)"
+_V = r"(?P<v>(?:[^,;:!?—–()\s.]|\.(?=\w)|(?<=\d),(?=\d{3}\b)|[ \t])+)"
 #: the same, as few words as the rest of the pattern allows ("use X for my airline from here on")
 _V_SHORTEST = _V[:-1] + "?)"
 _NEW_VALUE_PATTERNS = [
@@ -1388,7 +1388,7 @@ _NEW_VALUE_PATTERNS = [
     r"\b(?:use|go\s+with|it's|it’s|it\s+is|its)\s+" + _V_SHORTEST + r"\s+(?:for\s+[^,.;:!?]{1,60}?\s+)?"
     r"(?:from\s+here\s+on|going\s+forward|from\s+now\s+on|from\s+today|these\s+days|nowadays)\b",
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
-    r"went|gone|turned|shifted)\s+(?:(?:my\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
+    r"went|gone|turned|shifted|relocated)\s+(?:(?:my\s+|the\s+|our\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
     # "swap which podcast I like over to 99% Invisible"
     r"\b(?:swap|swapped|swapping|switch|change|changed|move|moved)\s+(?:[\w'’]+\s+){1,5}?over\s+to\s+" + _V,
     # "New number: 07700 900123"
@@ -1408,8 +1408,20 @@ _NEW_VALUE_PATTERNS = [
     # "it's penicillin, not amoxicillin"
     r"\b(?:it's|it is|it’s|its)\s+" + _V + r",\s+not\b",
     # "I'm at Halden Logistics now"
-    r"\b(?:i'm|i am|im|we're|we are)\s+(?:at|with|in|on)\s+" + _V + r"\s+now\b",
+    r"\b(?:i'm|i am|im|we're|we are)\s+(?:(?:at|with|in|on)\s+)?" + _V + r"\s+now\b",
     r"\bnot\s+\w+(?:\s+\w+)?\s*,?\s+but\s+" + _V,
+    # "rent went up to £1,150 a month", "salary's gone up to 52k"
+    r"\b(?:up|down)\s+to\s+" + _V,
+    # "I've gone vegan as of this month"
+    r"\b(?:i've|i’ve|i\s+have|we've|we’ve|we\s+have|i|we)\s+(?:gone|become|became|turned)\s+(?!to\b|into\b|through\b|over\b|"
+    r"back\b|out\b|away\b|home\b|off\b|on\b|up\b|down\b)" + _V_SHORTEST
+    + r"(?=\s+(?:as\s+of|since|now|this|last|recently)\b|$|[,.;:!?])",
+    # "my daughter goes to St Anne's now", "seeing Leo now", "the car's a Skoda Octavia now"
+    r"\b(?:(?:goes|go|going|went|live|lives|living|work|works|working|bank|banks|banking|shop|shops|study|studies|"
+    r"studying|based|i'm|i’m|im|we're|we’re)\s+(?:to|at|in|with|for|on)|seeing|dating|using|driving|(?<=\w)'s|(?<=\w)’s)\s+"
+    + _V_SHORTEST + r"\s+now\b",
+    # "new passport, number 561208774"
+    r"\bnew\s+[a-z][\w\s]{0,30}?,\s*(?:(?:number|no\.?|num)\s+)?" + _V,
     r"^(?:[^:]*:\s*)?" + _V + r"\s+instead\s+of\b",
     r"\bnow\s+i\s+(?:\w+\s+)?" + _V,
     r"\bended\s+up\s+(?:being|as|with)\s+" + _V,

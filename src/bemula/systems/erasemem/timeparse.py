@@ -86,6 +86,23 @@ def _dated(now: datetime, month: int, day: int, year: int | None) -> datetime | 
     return when
 
 
+#: holidays people name a conversation by: (month, first day, days long)
+_HOLIDAYS = {
+    "christmas eve": (12, 24, 1), "christmas day": (12, 25, 1), "christmas": (12, 24, 3), "boxing day": (12, 26, 1),
+    "new year's eve": (12, 31, 1), "new years eve": (12, 31, 1), "new year's day": (1, 1, 1), "new years day": (1, 1, 1),
+    "new year's": (12, 31, 2), "new years": (12, 31, 2), "new year": (12, 31, 2), "valentine's day": (2, 14, 1),
+    "valentine's": (2, 14, 1), "valentines": (2, 14, 1), "halloween": (10, 31, 1),
+}
+_HOLIDAY_RE = "|".join(sorted((re.escape(h) for h in _HOLIDAYS), key=len, reverse=True))
+
+
+def _holiday(name: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """The last such holiday up to ``now`` (its whole days)."""
+    month, day, days = _HOLIDAYS[name]
+    when = _dated(now, month, day, None)
+    return None if when is None else _day_window(when, days)
+
+
 def parse_time_reference(text: str, now: datetime) -> TimeReference | None:
     """The time reference in ``text``, resolved against ``now`` (the request's timestamp)."""
     low = _fix_number_typos(text.lower())
@@ -101,7 +118,8 @@ def parse_time_reference(text: str, now: datetime) -> TimeReference | None:
         ref = _parse(low, now)
     if ref is None:
         return None
-    if ref.start is not None and ref.end is not None and (ref.end - ref.start) <= timedelta(days=1):
+    # (a span up to now, "since 2pm", is already as narrow as it was said)
+    if ref.start is not None and ref.end is not None and ref.end != now and (ref.end - ref.start) <= timedelta(days=1):
         ref = _narrow_to_hour(ref, low) or _narrow_to_part_of_day(ref, low)
     return TimeReference(ref.start, ref.end, ref.sessions_back, text)
 
@@ -124,9 +142,9 @@ def _narrow_to_hour(ref: TimeReference, low: str) -> TimeReference | None:
 
 
 #: (start hour, hours long) of each part of the day; "night" runs past midnight
-_PARTS_OF_DAY = {"morning": (5, 7), "afternoon": (12, 5), "evening": (17, 7), "night": (20, 9)}
-_PART_RE = re.compile(r"\b(?:in\s+the\s+|this\s+|yesterday\s+|last\s+|that\s+|on\s+\w+\s+)?"
-                      r"(morning|afternoon|evening|night|tonight)\b")
+_PARTS_OF_DAY = {"morning": (5, 7), "afternoon": (12, 5), "evening": (17, 7), "night": (20, 9), "lunch": (11, 4)}
+_PART_RE = re.compile(r"\b(?:in\s+the\s+|this\s+|yesterday\s+|last\s+|that\s+|on\s+\w+\s+|my\s+|at\s+|during\s+)?"
+                      r"(morning|afternoon|evening|night|tonight|lunch)(?:s|time|\s+break)?\b")
 
 
 def _narrow_to_part_of_day(ref: TimeReference, low: str) -> TimeReference:
@@ -186,6 +204,38 @@ def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a f
         else:
             span = timedelta(weeks=_number(m.group(3)))
         return TimeReference(now - span, now)
+    # "the last 20 minutes": a span up to now
+    m = re.search(r"\b(?:past|last)\s+(?:" + _NUM + r"\s+)?(?:minutes?|mins?)\b", low)
+    if m:
+        return TimeReference(now - timedelta(minutes=_number(m.group(1)) if m.group(1) else 30), now)
+    # "since about 10 this morning", "since 2pm", "since lunchtime": that hour today to now
+    m = re.search(r"\bsince\s+(?:about\s+|around\s+|roughly\s+)?(?:(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?"
+                  r"(?:\s*(?:o'clock|this\s+(morning|afternoon|evening)|today|tonight))?|(lunch(?:time)?|noon|midday|breakfast|dinner))\b",
+                  low)
+    if m and (m.group(1) is None or int(m.group(1)) <= 23):
+        if m.group(5):
+            hour, minute = {"breakfast": 7, "dinner": 18}.get(m.group(5), 12), 0
+        else:
+            hour, minute = int(m.group(1)), int(m.group(2) or 0)
+            afternoon = (m.group(3) or "").startswith("p") or m.group(4) in {"afternoon", "evening"}
+            if afternoon and hour < 12:
+                hour += 12
+        start = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if start <= now:
+            return TimeReference(start, now)
+    # holidays: "over Christmas", "between Christmas and New Year", "on New Year's Eve"
+    m = re.search(r"\bbetween\s+(" + _HOLIDAY_RE + r")\s+and\s+(" + _HOLIDAY_RE + r")\b", low)
+    if m:
+        first, last = _holiday(m.group(1), now), _holiday(m.group(2), now)
+        if first is not None and last is not None:
+            if last[0] < first[0]:
+                first = (first[0].replace(year=first[0].year - 1), first[1].replace(year=first[1].year - 1))
+            return TimeReference(first[0], last[1])
+    m = re.search(r"\b(" + _HOLIDAY_RE + r")\b", low)
+    if m:
+        window = _holiday(m.group(1), now)
+        if window is not None:
+            return TimeReference(*window)
     # "since Monday": that day to now
     m = re.search(r"\bsince\s+(?:last\s+)?(" + "|".join(_WEEKDAYS) + r")\b", low)
     if m:
@@ -199,7 +249,7 @@ def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a f
                  r"|^\s*this\s+(?:conversation|chat|session)\s*[.!]?\s*$", low):
         return TimeReference(None, None, sessions_back=0)
     # "on the 14th": the last such day of a month up to now
-    m = re.search(r"\bon\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b", low)
+    m = re.search(r"\b(?:on|from|of)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?" + _MONTH_RE + ")", low)
     if m and 1 <= int(m.group(1)) <= 31:
         day, month, year = int(m.group(1)), now.month, now.year
         for _ in range(12):
@@ -216,15 +266,21 @@ def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a f
         return TimeReference(*_day_window(now - timedelta(days=2)))
     if re.search(r"\byesterday\b", low):
         return TimeReference(*_day_window(now - timedelta(days=1)))
-    if re.search(r"\b(today|this morning|this afternoon|this evening|tonight)\b", low):
+    if re.search(r"\b(today|this\s+mornings?|this\s+afternoons?|this\s+evenings?|tonight|(?:my\s+)?lunch(?:time|\s+break))\b",
+                 low):
         return TimeReference(*_day_window(now))
-    m = re.search(r"\b" + _NUM + r"\s+days?\s+ago\b", low)
+    m = re.search(r"\b" + _NUM + r"\s+days?\s+(?:ago|back)\b", low)
     if m:
         return TimeReference(*_day_window(now - timedelta(days=_number(m.group(1)))))
-    m = re.search(r"\b" + _NUM + r"\s+weeks?\s+ago\b", low)
+    if re.search(r"\ba\s+fortnight\s+(?:ago|back)\b", low):
+        low = low.replace("fortnight", "2 weeks")
+    m = re.search(r"\b" + _NUM + r"\s+weeks?\s+(?:ago|back)\b", low)
     if m:
         start, _ = _day_window(now - timedelta(weeks=_number(m.group(1))))
         monday = start - timedelta(days=start.weekday())
+        weekday = re.search(r"\b(" + "|".join(_WEEKDAYS) + r")\b", low)
+        if weekday:  # "the friday, a few weeks back": that day of that week
+            return TimeReference(*_day_window(monday + timedelta(days=_WEEKDAYS.index(weekday.group(1)))))
         return TimeReference(*_day_window(monday, 7))
     # weekdays: "last Tuesday", "on Tuesday", "Tuesday"
     m = re.search(r"\b(?:(last|this past|past|previous|on|this)\s+)?(" + "|".join(_WEEKDAYS) + r")\b", low)

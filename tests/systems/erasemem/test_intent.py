@@ -1160,6 +1160,8 @@ def test_a_fresh_value_in_the_rent_keeps_its_thousands() -> None:
          ["my NHS number", "my blood type"]),
         ("Can you remove both of my parents' phone numbers?", ForgetKind.FACTS, ["my parents' phone numbers"]),
         ("You don't need my tax number. Delete it.", ForgetKind.FACT, ["my tax number"]),
+        ("hey assistant please delete the fact that my cat is called Miso thanks", ForgetKind.FACT,
+         ["my cat is called Miso"]),
     ],
 )
 def test_learner_forms_memory_tails_and_counted_objects(text: str, kind: ForgetKind, targets: list[str]) -> None:

@@ -56,7 +56,7 @@ class ForgetIntent:
 
 _ADDRESS = (
     # chat fillers before the verb, unpunctuated: "hey quick q stop storing …", "um so wipe …"
-    r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|actually|ugh|honestly|seriously|look|listen|"
+    r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|actually|ugh|honestly|seriously|look|listen|assistant|"
     r"quick\s+(?:q|question|one|thing|favou?r))"
     r",?\s+)*"
     r"(?:please\s+|kindly\s+|just\s+|now\s+|also\s+|and\s+|so\s+|then\s+|but\s+|ok(?:ay)?,?\s+)*"
@@ -861,11 +861,14 @@ _TEXTING: list[_Rewrite] = [
     (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bshud\b", "should", ("shud",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
     (r"\bconvo(s?)\b", r"conversation\1", ("convo",)),
     # everyday misspellings around a request: "Delet evrything about my dad", "waht i said erlier"
-    (r"\bdelet\b", "delete", ("delet",)), (r"\b(?:evrything|everyting|evrythin|everythin|evrythng)\b", "everything",
-                                             ("evry", "everyt", "everythin")),
-    (r"\b(?:waht|wat|wht)\b", "what", ("waht", "wat", "wht")), (r"\b(?:plese|pleas|plz)\b", "please", ("plese", "pleas", "plz")),
+    # (needles are the misspellings themselves, so the many turns that spell the word right skip these)
+    (r"\bdelet\b", "delete", ("delet ", "delet.")),
+    (r"\b(?:evrything|everyting|evrythin|everythin|evrythng)\b", "everything",
+     ("evrything", "everyting", "evrythin", "everythin ", "everythin.", "evrythng")),
+    (r"\b(?:waht|wat|wht)\b", "what", ("waht", "wat ", "wht")), (r"\b(?:plese|pleas)\b", "please", ("plese", "pleas ")),
     (r"\b(?:erlier|earlyer|earler)\b", "earlier", ("erlier", "earlyer", "earler")), (r"\bfrm\b", "from", ("frm",)),
-    (r"\bcn\b(?=\s+(?:u|you)\b)", "can", ("cn",)), (r"\b(?:anythng|anythin|anyting)\b", "anything", ("anyth", "anyting")),
+    (r"\bcn\b(?=\s+(?:u|you)\b)", "can", ("cn u", "cn you")),
+    (r"\b(?:anythng|anythin|anyting)\b", "anything", ("anythng", "anythin ", "anythin.", "anyting")),
     # the request's own verb mistyped: "forgt it plz", "foget my PIN"
     (r"\b(?:forgt|foget|frget|forgte|froget)\b", "forget", ("forgt", "foget", "frget", "forgte", "froget")),
     # "Please you delete the 32.", "Please to delete my wife name" (a learner's "please")
@@ -1044,14 +1047,6 @@ _IDIOMS: list[_Rewrite] = [
     # conclusion about the user, told by how it behaves
     (r"\bstop\s+(?:(?:treating|talking\s+to|speaking\s+to|addressing|responding\s+to|writing\s+to|seeing|viewing|"
      r"regarding)\s+me|acting)\s+(?:like|as\s+if|as\s+though)\s+", "stop assuming ", ("stop",)),
-    # "Everything concerning my dad's illness, please erase.", "The old one in Valencia please
-    # delete.", "Everything about Jenny. Gone.": the object said first, the verb last with none
-    (r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s+)"
-     r"(?:(?:please|kindly|just)\s+)*(forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub)|"
-     r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!]|$)",
-     lambda m: m.group(0) if _HAS_VERB.search(m.group(2)) or (m.group(4) and not _QUANTIFIED.match(m.group(2)))
-     else f"{m.group(1)}please {m.group(3) or 'forget'} {m.group(2)}",
-     ("forget", "delete", "erase", "remove", "wipe", "scrap", "bin", "drop", "purge", "clear", "ditch", "scrub", "gone")),
     # "I request that all content from our session on 3 November be removed from your memory"
     (r"\bi\s+(?:request|ask|would\s+ask|must\s+ask)\s+that\s+((?:(?!\bbe\b)[^.?!;]){2,120}?)\s+(?:be|is)\s+"
      r"(?:removed|deleted|erased|forgotten|wiped|purged|cleared)\b", r"please remove \1", ("request", "ask")),
@@ -1074,6 +1069,23 @@ _UNPUNCTUATED_START = re.compile(
     r"Don't|Do not|Stop|Get rid)\b)")
 
 
+#: "Everything concerning my dad's illness, please erase.", "The old one in Valencia please
+#: delete.", "Everything about Jenny. Gone.": the object said first, the verb last with none
+_FRONTED_OBJECT = re.compile(
+    r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s+)"
+    r"(?:(?:please|kindly|just)\s+)*(forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub)|"
+    r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!]|$)", re.I)
+#: … whose cheap sign is a removal verb (or "gone") that ends its sentence
+_VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub|gone)"
+                                 r"(?:\s+(?:please|thanks|now))?\s*(?:[.!]|$)", re.I)
+
+
+def _object_first(m: re.Match[str]) -> str:
+    if _HAS_VERB.search(m.group(2)) or (m.group(4) and not _QUANTIFIED.match(m.group(2))):
+        return m.group(0)  # a clause ("the WhatsApp history is gone"), or "gone" after a plain noun
+    return f"{m.group(1)}please {m.group(3) or 'forget'} {m.group(2)}"
+
+
 def canonical_request_text(text: str) -> str:
     """A user turn with texting spellings expanded and removal idioms in plain words: only
     what the request grammar reads; the memory keeps the user's own words."""
@@ -1085,6 +1097,8 @@ def canonical_request_text(text: str) -> str:
         text, changed = pattern.subn(repl, text)
         if changed:
             screen = " ".join(text.lower().split())
+    if _VERB_ENDS_SENTENCE.search(text):
+        text = _FRONTED_OBJECT.sub(_object_first, text)
     return text
 
 

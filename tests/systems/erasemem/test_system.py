@@ -1353,3 +1353,33 @@ def test_a_cholesterol_reading_is_found_as_the_ldl_the_user_wrote(tmp_path: Path
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "LDL 5.1" not in dumped
     assert "BP 131/84." in dumped and "My yearly screening results came back." in dumped
+
+
+def test_a_person_wiped_by_pronoun_goes_with_the_name_they_go_by(tmp_path: Path) -> None:
+    """"wipe him" after naming Rory: the name is the value however often memory says it, and
+    the full name memory gives as what he goes by ("Rory … goes by Roderick Vance" the other
+    way round) goes too; the best friend's name and nickname stay."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "my old flatmate, Roderick Vance, still owes me money. goes by Rory."),
+        ("S1", 0, "user", "if rory texts again remind me to ignore it"),
+        ("S1", 0, "user", "Climbing on Sunday with my best friend Margaret Osei (Maggie to everyone)."),
+        ("S2", 1, "user", "I don't want Rory in here any more, or his real name. wipe him"),
+    ])
+    assert residue(system, "Roderick", "Vance", "Rory", "rory") == []
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Margaret Osei (Maggie to everyone)" in dumped
+
+
+def test_a_thing_named_as_a_sentence_s_subject_is_what_it_points_at(tmp_path: Path) -> None:
+    """"the bakery thing is cash in hand and I'd rather there was no record of it": the
+    bakery job goes; the library hours beside it stay."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My library shifts start at 8, Monday to Thursday."),
+        ("S1", 0, "user", "I've also picked up Saturday mornings at my cousin's bakery, 7 till 12."),
+        ("S2", 1, "user", "Between us, the bakery thing is cash in hand and I'd honestly rather there was no "
+                          "record of it. Could you drop that?"),
+    ])
+    assert residue(system, "7 till 12") == []
+    assert "start at 8" in ask(system, "What time do my library shifts start?")

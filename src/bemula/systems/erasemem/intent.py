@@ -248,6 +248,9 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
             if (known is not None and re.match(r"\s+(?:the|my|that)\s+(?:[\w'’-]+\s+){1,3}one\b", rest, re.I)
                     and known(re.sub(r"\bone\b.*$", "", clean_target(rest)))):
                 return match  # "bin the cottage wifi one", "drop the hall one": one of the user's things
+            if known is not None and re.match(r"\s*(?:him|her)\s*(?:[.!?,;]|$|please\b|completely\b|entirely\b|too\b)",
+                                              rest, re.I) and known(rest.strip(" .!?,;").split()[0]):
+                return match  # "Sandy … wipe him": a person the message names and memory holds
             if (known is not None and re.match(r"\s+(?:his|her|their|its)\s+\w", rest, re.I)
                     and not re.match(r"\s+\w+\s+(?:[\w-]+\s+){0,2}?" + _ARTEFACT + r"\b", rest, re.I)
                     and _names_a_thing(rest) and known(clean_target(rest))):
@@ -654,6 +657,9 @@ def _antecedent(clause: str) -> str | None:
     m = _OLD_SUBJECT.match(clause)
     if m:
         return m.group("np")
+    m = _THING_SUBJECT.match(clause)
+    if m:
+        return m.group("np")
     m = _ANTECEDENT_CUE.search(clause)
     if m:
         # "The number from my passport and the tax number, the ones I gave you for the
@@ -743,6 +749,11 @@ _NOT_A_THING = re.compile(
     r"|\b(?:never\s*mind|is|was|are|were|am|been|have|has|had|do|does|did|will|would|can|could|should)\b",
     re.I,
 )
+#: "Between us, the bakery thing is cash in hand and I'd rather there was no record of it":
+#: a "thing" named as the subject of the sentence before the pronoun
+_THING_SUBJECT = re.compile(r"^\W*(?:(?:between\s+us|honestly|so|ok(?:ay)?|also|anyway|and)\W+)*"
+                            r"(?P<np>(?:the|that|my|this)\s+(?:[\w'’-]+\s+){1,3}?(?:thing|stuff|business|situation|matter))\s+"
+                            r"(?:is|was|isn't|wasn't|'s|’s|—|-)", re.I)
 #: "the old address is deprecated — don't keep it": an old value as a sentence's subject
 _OLD_SUBJECT = re.compile(r"^\W*(?P<np>(?:the|my|our)\s+(?:old|previous|former)\s+[a-z]+(?:\s+[a-z]+)?)\s+"
                           r"(?:is|are|was|were|'s|’s|has|have)\b", re.I)

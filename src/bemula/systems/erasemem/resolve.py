@@ -242,8 +242,12 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
             drop.append(i)
     # a bare number after a part that goes is that part's value: "… the Steuer-ID arrived by
     # post last week, | 57 392 048 161."
+    # (and so is a verbless phrase with a number: "… at my cousin's bakery, | 7 till 12, bit of
+    # extra cash." says when, of the part that goes)
     for i in range(1, len(parts)):
-        if i not in drop and i - 1 in drop and _BARE_VALUE.fullmatch(parts[i].strip(" ,;:.")):
+        tail = parts[i].strip(" ,;:.")
+        if i not in drop and i - 1 in drop and (_BARE_VALUE.fullmatch(tail) or (
+                re.search(r"\d", tail) and len(tail.split()) <= 8 and not _CLAUSE_WORD.search(tail))):
             drop.append(i)
     kept = [p for i, p in enumerate(parts) if i not in drop]
     kept_words = set(tokenize(" ".join(kept))) - set(tokens) - GENERIC
@@ -282,6 +286,9 @@ _KIND_WORDS = frozenset(tokenize("""number numbers code codes address addresses 
 landline date dates details detail info password pin id reference"""))
 #: a part that is only a number or code, no word: "57 392 048 161", "+44 7700 900123"
 _BARE_VALUE = re.compile(r"[^A-Za-z]*\d[^A-Za-z]*")
+#: a word that makes a part a clause of its own: a subject or a finite verb
+_CLAUSE_WORD = re.compile(r"\b(?:i|i'm|i’m|i've|my|we|our|he|she|they|his|her|their|it's|it’s|is|are|was|were|has|have|"
+                          r"had|do|does|did|will|can|goes|go|went|gets|got|pays?|paid|costs?|starts?|ends?)\b", re.I)
 
 
 #: a target that is only a value: capitalised words and codes ("Dr Thorsby", "Smile Studio")
@@ -1219,7 +1226,9 @@ def resolve(
             if not (wants_code and own and len(own) <= 4):
                 # "delete my pet food brand": the request's words name the attribute, not the value
                 values = value_tokens_of(store, unit, exclude=described) or value_tokens_of(store, unit)
-                res.value_tokens |= values
+                # a name the request gives outright is a value however often memory says it
+                # ("Sandy … wipe him": "sandy" is in three sentences, so no rare word)
+                res.value_tokens |= values | (named_values & unit.tokens)
         ghosts = res.window_ghosts if window else res.unit_ghosts
         ghosts.append(tuple(tokenize(unit.text)))
         res.ghost_owners[ghosts[-1]] = ghost_owners(unit.text)
@@ -1265,8 +1274,43 @@ def resolve(
     res.value_tokens |= restated
     # "forget Zsofi": "Zsófia Németh" is her too, the name the nickname shortens
     res.value_tokens |= _longer_names(store, named_values & res.value_tokens)
+    # "my ex, Alexander Whitlock … goes by Sandy": the name and the one it goes by are one
+    # (the names purged: named in the request, or written as names in a deleted statement)
+    written_names = {t for u in selected.values() for r in _VALUE_RUN.finditer(u.text)
+                     if r.start() > 0 and r.group(0)[:1].isupper() for t in tokenize(r.group(0))}
+    res.value_tokens |= _alias_names(store, (named_values | written_names) & res.value_tokens)
     res.delete_units = sorted(selected)
     return res
+
+
+#: a name given as another name's alias: "goes by Sandy", "aka Bess", "known as Mo",
+#: "nicknamed Bear", "(Bess to everyone)", "Liz for short"
+_ALIAS = re.compile(
+    r"\b(?:goes\s+by|go\s+by|a\.?k\.?a\.?|known\s+as|nicknamed)\s+(?P<a>[A-Z][\w'’-]+)"
+    r"|\((?P<b>[A-Z][\w'’-]+)\s+(?:to|for)\s+(?:everyone|everybody|friends|family|short|most\s+people)\)"
+    r"|\b(?P<c>[A-Z][\w'’-]+)\s+for\s+short\b")
+
+
+def _alias_names(store: MemoryStore, names: set[str]) -> set[str]:
+    """Tokens of the names memory gives as aliases of ``names``, either way round: the
+    alias of a full name named, and the full name of an alias named. The full name is the
+    last capitalised run before the alias in its sentence, or in the sentence before."""
+    if not names:
+        return set()
+    out: set[str] = set()
+    for unit in store.units_containing(names) + [u for u in store.units.values() if _ALIAS.search(u.text)]:
+        for m in _ALIAS.finditer(unit.text):
+            alias = set(tokenize(m.group("a") or m.group("b") or m.group("c")))
+            runs = [r.group(0) for r in _VALUE_RUN.finditer(unit.text[: m.start()]) if r.group(0)[:1].isupper()]
+            before = store.said_before(unit)
+            if not runs and before is not None:
+                runs = [r.group(0) for r in _VALUE_RUN.finditer(before.text) if r.group(0)[:1].isupper()]
+            full = set(tokenize(runs[-1])) - _TITLES - alias if runs else set()
+            if alias & names:
+                out |= full
+            if full and full <= names | full and full & names:
+                out |= alias
+    return out - names
 
 
 #: a nickname is at least this long, and the name it shortens at most this much longer

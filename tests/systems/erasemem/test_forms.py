@@ -81,3 +81,12 @@ def test_a_date_that_reads_both_ways_keeps_both_and_others_are_not_it() -> None:
     for other in ("April 2", "May 23", "4/22", "v1.4/23", "23 people in April"):
         assert code_spans(other, keys) == [], other
     assert date_keys("no dates here, 2206 is a code") == frozenset()
+
+
+def test_an_amount_in_thousands_is_the_number_written_out() -> None:
+    # "€2.5k" is "2,500 euros" and "2.500 €"; "45k" is "45,000"; "£1.2m" is "£1,200,000";
+    # a distance or a length is no amount
+    assert code_keys("I lent Joaquín €2.5k") & code_keys("forget the 2,500 euros") == {"2500"}
+    assert code_keys("salary's 45k") == {"45000"} and "1200000" in code_keys("a £1.2m flat")
+    assert code_keys("a 5km run, 3 m of rope") == set()
+    assert code_spans("I lent Joaquín €2.5k for his car", {"2500"}) == [(16, 20)]

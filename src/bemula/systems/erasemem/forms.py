@@ -50,6 +50,8 @@ PHONE_TAIL = 9
 #: an amount written with thousands separators ("$1,200", "NOK 287,400", "287 400", "6'000"):
 #: its digits are one number, whatever separates the groups ("1200" everywhere else)
 _AMOUNT = re.compile(r"(?<![\w.,'])\d{1,3}(?:[,'\u00a0\u202f ]\d{3})+(?:\.\d+)?(?![\d])")
+#: an amount in thousands or millions: "2.5k", "45K", "£1.2m" (not "5km", "3mm")
+_SHORT_AMOUNT = re.compile(r"(?<![\w.,'])(\d{1,4}(?:[.,]\d{1,2})?)([kKmM])(?![\w])")
 
 
 def _group(word: str) -> str | None:
@@ -127,7 +129,15 @@ def code_keys(text: str) -> frozenset[str]:
             keys |= keys_of(match.group(0))
     for match in _AMOUNT.finditer(text):
         keys |= _amount_keys(match.group(0))
+    for match in _SHORT_AMOUNT.finditer(text):
+        keys |= _short_amount_keys(match)
     return frozenset(keys)
+
+
+def _short_amount_keys(match: re.Match[str]) -> frozenset[str]:
+    """ "€2.5k" is "2,500 euros" ("2500"), "45k" is "45,000", "£1.2m" is "£1,200,000"."""
+    whole = round(float(match.group(1).replace(",", ".")) * (1_000 if match.group(2).lower() == "k" else 1_000_000))
+    return frozenset({str(whole)}) if len(str(whole)) >= MIN_CODE else frozenset()
 
 
 def _amount_keys(amount: str) -> frozenset[str]:
@@ -176,11 +186,12 @@ def date_keys(text: str) -> frozenset[str]:
 
 def might_spell(text: str, keys: frozenset[str] | set[str]) -> bool:
     """A cheap screen before ``code_spans``: a key's last three characters appear once
-    separators are dropped, or number words do, or (for a date key) a date does."""
-    joined, has_date, has_words = _screen_of(text)
+    separators are dropped, or number words or a short amount ("2.5k") do, or (for a date
+    key) a date does."""
+    joined, has_date, spelled = _screen_of(text)
     if has_date and any(key.startswith(DATE_KEY) for key in keys):
         return True
-    return has_words or any(key[-3:] in joined for key in keys)
+    return spelled or any(key[-3:] in joined for key in keys)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -191,7 +202,9 @@ def _screen_of(text: str) -> tuple[str, bool, bool]:
     their case-blind twins, same answer), and a date is looked for only where a digit is."""
     lowered = text.lower()
     has_date = _DIGIT.search(text) is not None and _DATE_LOWERED.search(lowered) is not None
-    return lowered.translate(_SEPARATORS), has_date, _WORD_RUN_LOWERED.search(lowered) is not None
+    spelled = _WORD_RUN_LOWERED.search(lowered) is not None or (
+        _DIGIT.search(text) is not None and _SHORT_AMOUNT.search(text) is not None)
+    return lowered.translate(_SEPARATORS), has_date, spelled
 
 
 _SEPARATORS = str.maketrans("", "", " -./+")
@@ -217,6 +230,9 @@ def code_spans(text: str, keys: frozenset[str] | set[str]) -> list[tuple[int, in
             spans.append(match.span())
     for match in _DATE.finditer(text):
         if _date_match_keys(match) & keys:
+            spans.append(match.span())
+    for match in _SHORT_AMOUNT.finditer(text):
+        if _short_amount_keys(match) & keys:
             spans.append(match.span())
     spans.sort()
     merged: list[tuple[int, int]] = []

@@ -1383,3 +1383,20 @@ def test_a_thing_named_as_a_sentence_s_subject_is_what_it_points_at(tmp_path: Pa
     ])
     assert residue(system, "7 till 12") == []
     assert "start at 8" in ask(system, "What time do my library shifts start?")
+
+
+def test_the_cancelled_one_is_what_the_change_left_behind(tmp_path: Path) -> None:
+    """"forget the cancelled flight" after "cancelled my flight and rebooked me on KL1524":
+    the flight stated before the change goes; the change, with the new flight and the date
+    both share, stays whole."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I'm flying to Oslo for the audit. The flight is KL1520 from Leeds on 9 June, departing 06:50."),
+        ("S1", 0, "user", "The audit is with Ingrid Dahl at Norsk Bølge on 10 June."),
+        ("S2", 1, "user", "KLM have cancelled my flight and rebooked me on KL1524, still on 9 June, departing 12:05."),
+        ("S3", 2, "user", "Please forget the cancelled flight so I don't mix the two up."),
+    ])
+    assert residue(system, "KL1520", "06:50") == []
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "rebooked me on KL1524, still on 9 June, departing 12:05." in dumped
+    assert "Ingrid Dahl" in dumped

@@ -673,6 +673,34 @@ _TOLD_IN = (
 )
 
 
+#: a target qualified as what a change left behind: "the cancelled flight", "the old number"
+_LEFT_BEHIND = re.compile(r"\b(?:cancell?ed|old|previous|former|original|earlier|first)\s+", re.I)
+
+
+def _contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    """``run`` occurs in ``tokens`` as consecutive tokens."""
+    n = len(run)
+    return any(tokens[i:i + n] == run for i in range(len(tokens) - n + 1)) if n else False
+
+
+def _before_the_change(store: MemoryStore, phrase: str, found: list[Unit],
+                       request_turn_id: str) -> tuple[list[Unit], list[Unit]]:
+    """"Forget the cancelled flight" after "easyJet cancelled my flight and rebooked me on
+    EZY6245": the statement the words match best is the change, which holds the new value;
+    the thing meant is the one stated before it ("The flight is easyJet EZY6241 …").
+    Returns the units meant and the change statements, which stay."""
+    if not _LEFT_BEHIND.search(phrase):
+        return found, []
+    changes = [u for u in found if CHANGE_CUE.search(u.text)]
+    if not changes:
+        return found, []
+    first_change = min(u.timestamp for u in changes)
+    bare = _LEFT_BEHIND.sub("", phrase)
+    earlier = [u for u in match_phrase(store, bare, exclude_turn=request_turn_id)
+               if u.timestamp < first_change and not CHANGE_CUE.search(u.text)]
+    return (earlier, changes) if earlier else (found, [])
+
+
 def split_told_in(phrase: str) -> tuple[str, str | None]:
     """(the thing a target names, the topic of the conversation it was said in, if given)."""
     for pattern in _TOLD_IN:
@@ -957,6 +985,8 @@ def resolve(
                 nearest = semantic.nearest(phrase, live)
                 found = [nearest] if nearest is not None else []
                 res.by_meaning += len(found)
+            found, change = _before_the_change(store, phrase, found, request_turn_id)
+            kept_units += change  # the change keeps its words ("still on 6 May") and its new value
             for unit in found:
                 selected[unit.id] = unit
             tokens = tuple(_phrase_tokens(phrase))
@@ -1270,7 +1300,10 @@ def resolve(
             selected.pop(unit.id, None)
         restated -= keep_values
         res.value_tokens -= keep_values
-        res.code_keys -= set().union(*(code_keys(u.text) for u in kept_units))
+        res.code_keys -= set().union(*(code_keys(u.text) | date_keys(u.text) for u in kept_units))
+        # … and a run of words it repeats ("still on 6 May, departing 13:15") is no restatement
+        kept_tokens = [tuple(tokenize(u.text)) for u in kept_units]
+        res.phrases = {p for p in res.phrases if not any(_contains_run(k, p) for k in kept_tokens)}
     res.value_tokens |= restated
     # "forget Zsofi": "Zsófia Németh" is her too, the name the nickname shortens
     res.value_tokens |= _longer_names(store, named_values & res.value_tokens)

@@ -402,6 +402,18 @@ def test_more_ways_of_asking(text: str, kind: ForgetKind, word: str) -> None:
     _assert_reads(text, kind, word)
 
 
+def test_a_long_first_item_before_shouldnt_stay_with_you_is_listed_with_the_rest() -> None:
+    """"Thinking about it again, A, B and C shouldn't stay with you": A is a long description
+    (where it was said included), 80 characters was too short for it, and A was read as chat
+    beside a list of two."""
+    intent = parse_forget_request(
+        "Thinking about it again, the thing I mentioned about where my cousin works when we were planning the "
+        "barbecue menu, my gym days and my shoe size shouldn't stay with you.")
+    assert intent is not None and intent.kind == ForgetKind.FACTS
+    assert len(intent.targets) == 3 and "cousin works" in intent.targets[0]
+    assert not any("cousin" in s for s in intent.statements)
+
+
 @pytest.mark.parametrize("text", [
     "The kids shouldn't stay with you this weekend, they have exams.",
     "hey quick q what should I cook tonight",

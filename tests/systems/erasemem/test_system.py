@@ -805,6 +805,38 @@ def test_a_word_memory_never_says_is_found_as_its_everyday_synonym(tmp_path: Pat
     assert "persuading" in " ".join(u.text for u in system.store.units.values())
 
 
+def test_kin_words_are_one_group_so_a_nan_is_found_as_the_grandma(tmp_path: Path) -> None:
+    """"Who my nan is" names no word of "My grandma Edith still bakes every Sunday"; nan, gran
+    and grandma are one group in data/attribute_synonyms.txt. Without it "who … is" picks
+    nothing, and Edith stays; the neighbour, another name, is kept."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My grandma Edith still bakes every Sunday, mostly scones."),
+        ("S1", 0, "user", "My neighbour Edwin fixes bikes in his garage."),
+        ("S2", 1, "user", "Please forget who my nan is."),
+    ])
+    assert residue(system, "Edith") == []
+    assert "Edwin" in ask(system, "Who is my neighbour?")
+
+
+def test_an_update_finds_the_old_airline_said_as_flights(tmp_path: Path) -> None:
+    """"My favourite airline is now Finnair, forget the old one": the old value was said
+    "most of my flights are with Icelandair"; airline and flights are one group, so the
+    old airline goes. Without the group, the trip to Reykjavik (travel, as much) tied with it
+    and nothing went; it stays, as does the dentist."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Most of my flights are with Icelandair, by choice."),
+        ("S1", 0, "user", "I'm saving up for a trip to Reykjavik in March."),
+        ("S1", 0, "user", "My dentist is Dr Moreau in Lyon."),
+        ("S2", 1, "user", "My favourite airline is now Finnair, so forget the old one."),
+    ])
+    assert residue(system, "Icelandair") == []
+    assert "Reykjavik" in ask(system, "Where am I saving up to go?")
+    assert "Moreau" in ask(system, "Who is my dentist?")
+    assert "Finnair" in ask(system, "Which airline do I like?")
+
+
 def test_every_rare_word_of_a_trimmed_part_is_its_value(tmp_path: Path) -> None:
     """The part that goes ("not available on Mondays because of childcare") is one fact;
     its rarest word is "childcare", but "Mondays" is its value as much and goes everywhere."""

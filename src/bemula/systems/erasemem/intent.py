@@ -828,7 +828,7 @@ _QUICK_WORDS = re.compile(
     "bother keeping|bother storing|bother remembering|"
     "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up|"
     "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored|"
-    "want kept|want stored|want saved|want remembered|like kept|like stored|should stay|neither should|"
+    "want kept|want stored|want saved|want remembered|like kept|like stored|should stay|n't stay|n’t stay|not stay|neither should|"
     "to be remembered|act like i never|act as if i never|me down as|save me as|mark me as|file me as|label me as|"
     "weren't remembered|wasn't remembered|file that away|file it away"
 )
@@ -914,10 +914,13 @@ _IDIOMS: list[_Rewrite] = [
      lambda m: "keeping" if m.group(1) or m.group(2) else "keep", ("hold", "hang")),
     # "where I take the animals and my transit pass shouldn't stay with you"
     (r"(^|[.!?;:—–]\s+|,\s+(?:(?:but|so|and)\s+)?|\bso\s+)((?:my|the|where|what|which|who|when|how|that|those|these)\b"
-     r"(?:(?!\b(?:shouldn't|should\s+not|mustn't|doesn't|does\s+not|needn't)\b)[^.?!;]){1,80}?)\s+"
+     r"(?:(?!\b(?:shouldn't|should\s+not|mustn't|doesn't|does\s+not|needn't)\b)[^.?!;]){1,160}?)\s+"
      r"(?:shouldn't|shouldn’t|should\s+not|mustn't|must\s+not|doesn't\s+need\s+to|does\s+not\s+need\s+to|"
      r"don't\s+need\s+to|needn't)\s+(?:stay\s+with\s+you|be\s+(?:stored|kept|saved|remembered|on\s+file|"
-     r"in\s+your\s+(?:notes|records|memory)))\b", r"\1please don't keep \2", ("should", "must", "need")),
+     r"in\s+your\s+(?:notes|records|memory)))\b"
+     # (the sentence ends there: "The kids shouldn't stay with you this weekend" is no request)
+     r"(?=\s*(?:[.!?;,:—–)]|$|\s(?:please|pls|anymore|any\s+more|either|thanks|ok)\b))",
+     r"\1please don't keep \2", ("should", "must", "need")),
     # "I'd just as soon you didn't keep it" is "I'd rather you didn't keep it"
     (r"\bi(?:'d|’d|\s+would)\s+(?:just\s+)?(?:as\s+soon|sooner)\s+you\b", "i'd rather you", ("soon", "sooner")),
     # "I'd rather you lost that", "I'd prefer it if you forgot my PIN" -> "forget …"

@@ -248,10 +248,28 @@ def test_more_categories(description: str, category: str) -> None:
 def test_quick_screen_never_rejects_what_the_full_screen_accepts(text: str) -> None:
     """The cheap pre-screen is a necessary condition: whitespace, case and curly quotes
     vary, and every turn the full screen accepts must pass it."""
-    from bemula.systems.erasemem.intent import _SCREEN, _may_be_request
+    from bemula.systems.erasemem.intent import _SCREEN, may_be_request
 
     assert _SCREEN.search(text)
-    assert _may_be_request(text)
+    assert may_be_request(text)
+
+
+def test_a_trie_of_literals_matches_what_their_flat_alternation_matches() -> None:
+    """``literal_pattern`` shares prefixes ("rem(?:ind|ove(?:d)?)"): the same texts must match,
+    at the same places, with regex characters in a literal taken literally."""
+    import re
+
+    from bemula.systems.erasemem.textutil import literal_pattern
+
+    literals = ["remove", "removed", "remind", "rem", "go.", "a+b", "off,", "of"]
+    trie = re.compile(literal_pattern(literals))
+    flat = re.compile("|".join(re.escape(x) for x in sorted(literals, key=len, reverse=True)))
+    assert literal_pattern(["remove", "removed", "remind"]) == "rem(?:ind|ove(?:d)?)"
+    for text in ["please remove it", "remind me", "let it go. now", "let it go now", "a+b=c", "ab",
+                 "turn it off, ok", "one of them", "nothing here"]:
+        assert bool(trie.search(text)) == bool(flat.search(text)), text
+        if flat.search(text):
+            assert trie.search(text).start() == flat.search(text).start(), text  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("text, kind, target_word", [

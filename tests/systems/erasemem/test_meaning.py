@@ -42,6 +42,19 @@ def test_balanced_classes_move_the_bias_toward_the_rarer_class() -> None:
     assert fit_logistic(x, y, ridge=1.0)[1] == pytest.approx(0.0, abs=1e-6)
 
 
+def test_with_more_features_than_examples_the_fit_is_still_the_optimum() -> None:
+    # 3 examples, 5 features: each Newton step is solved by conjugate gradients. At the
+    # optimum the gradient of the penalised loss is zero, worked out here from the weights
+    x = np.array([[1.0, 0.0, 1.0, 0.0, 0.5], [0.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.5]])
+    y = np.array([1.0, 0.0, 0.0])
+    w = fit_logistic(x, y, ridge=0.5, balanced=False)
+    design = np.hstack([x, np.ones((3, 1))])
+    p = 1 / (1 + np.exp(-(design @ w)))
+    penalty = np.array([0.5] * 5 + [0.0])
+    assert np.abs(design.T @ (p - y) + penalty * w).max() < 1e-6
+    assert p[0] > 0.5 > p[1]
+
+
 def test_frame_words_are_the_ones_requests_share_and_other_messages_lack() -> None:
     examples = [
         Example("F1", "please forget my blood type", "r:1"),
@@ -111,6 +124,38 @@ def _toy_detector() -> MeaningDetector:
     return MeaningDetector(_WordEmbedder(), examples, min_probability=0.5)
 
 
+class _Zero:
+    """An embedder that says nothing: the dense rows are the word features alone."""
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return np.zeros((len(texts), 1))
+
+
+def test_reading_by_words_alone_agrees_with_the_dense_rows() -> None:
+    """``embeddings=False`` reads without building a row per text (and skips messages whose
+    bound cannot reach the threshold); it must read exactly as the dense rows would."""
+    examples = [e for e in _toy_detector().examples]
+    sparse = MeaningDetector(examples=examples, min_probability=0.5, embeddings=False)
+    dense = MeaningDetector(_Zero(), examples, min_probability=0.5)
+    texts = [
+        "please forget my blood type",
+        "The bus was late again. Also, please forget my address. Thanks!",
+        "my blood type is O negative and I walk the dog at seven",
+        "ok. yes. please forget everything about my job",
+        "Nothing to see here at all",
+        "I walk the dog at seven and my blood type is A and we met on monday. Please erase my pin code.",
+    ]
+    for text in texts:
+        a, b = sparse.read(text), dense.read(text)
+        assert (a.kind, a.piece if a.kind else None) == (b.kind, b.piece if b.kind else None), text
+        if a.kind is not None:
+            assert a.probability == pytest.approx(b.probability, abs=1e-9)
+    # (neither reads all or nothing: the agreement is over both outcomes, and a sentence
+    # that asks wins over the message around it)
+    assert sparse.read(texts[0]).kind == ForgetKind.FACT and sparse.read(texts[2]).kind is None
+    assert sparse.read(texts[-1]).piece == "Please erase my pin code."
+
+
 def test_a_request_inside_a_longer_message_is_found_and_typed() -> None:
     detector = _toy_detector()
     assert detector.detect("I walk the dog at seven.") is None
@@ -148,7 +193,8 @@ def test_a_request_the_rules_miss_is_read_by_meaning(tmp_path: Path, semantic_de
     from bemula.systems.erasemem.intent import parse_forget_request
 
     assert parse_forget_request(TURNS[-1][3]) is None  # the rules' miss this test is about
-    options = {"semantic": True, "semantic_detect": semantic_detect}
+    # (semantic_detect off and the words-only classifier off: the rules alone)
+    options = {"semantic": True, "semantic_detect": semantic_detect, "meaning_words": False}
     system = create_system("erasemem", SystemContext(workdir=tmp_path, options=options))
     for i, (sid, day, role, text) in enumerate(TURNS):
         system.ingest(TurnEvent(role, text, sid, T0 + timedelta(days=day, minutes=i)))
@@ -159,3 +205,26 @@ def test_a_request_the_rules_miss_is_read_by_meaning(tmp_path: Path, semantic_de
         assert system.receipts and system.receipts[-1]["method"] == "meaning"
     else:
         assert "px4471920" in stored and not system.receipts
+
+
+def test_erasemem_reads_by_words_by_default_what_the_rules_miss(tmp_path: Path) -> None:
+    """No removal verb the rules know ("make it so you no longer know"), but the words of
+    the hand-written examples say it asks: read by default, without MiniLM, and the other
+    shoe size stays. With ``meaning_words=false`` the rules alone read nothing."""
+    from bemula.systems.base import SystemContext, TurnEvent, create_system
+    from bemula.systems.erasemem.intent import parse_forget_request
+
+    turns = [
+        ("S1", 0, "user", "My shoe size is 44, annoyingly wide."),
+        ("S1", 0, "user", "My brother takes a 42 in boots."),
+        ("S2", 1, "user", "Please make it so you no longer know my shoe size."),
+    ]
+    assert parse_forget_request(turns[-1][3]) is None  # the rules' miss this test is about
+    for options, read in (({}, True), ({"meaning_words": False}, False)):
+        system = create_system("erasemem", SystemContext(workdir=tmp_path, options=options))
+        for i, (sid, day, role, text) in enumerate(turns):
+            system.ingest(TurnEvent(role, text, sid, T0 + timedelta(days=day, minutes=i)))
+        stored = " ".join(record.text for record in system.dump() if record.store == "units")
+        assert "42 in boots" in stored
+        assert ("44" not in stored) == read, options
+        assert [r["method"] for r in system.receipts] == (["meaning"] if read else [])

@@ -34,6 +34,7 @@ The deterministic rules stay the default path; this one needs the MiniLM runtime
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -88,8 +89,8 @@ _ANY_DAY = datetime(2000, 1, 1)
 
 def word_features(text: str) -> set[str]:
     """The lower-cased words of ``text`` and its adjacent word pairs."""
-    words = [w.lower().replace("’", "'") for w in _WORD.findall(text)]
-    return {*words, *(f"{a} {b}" for a, b in zip(words, words[1:]))}
+    words = _WORD.findall(text.lower().replace("’", "'"))
+    return {*words, *map(" ".join, zip(words, words[1:]))}
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,12 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE, iterations:
                  balanced: bool = True) -> np.ndarray:
     """Ridge logistic regression by Newton's method: weights with the bias last.
     ``balanced``: the two classes count equally (there are more other messages than
-    requests); otherwise every example counts once."""
+    requests); otherwise every example counts once.
+
+    With more features than examples (the word features alone: 3,360 against 780) each
+    Newton step is solved by conjugate gradients on curvature-vector products instead of
+    forming the curvature matrix: the same weights (to the solver's tolerance), in a second
+    instead of half a minute."""
     n, d = x.shape
     design = np.hstack([x, np.ones((n, 1))])
     positive = float(y.sum())
@@ -153,12 +159,46 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE, iterations:
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-(design @ w)))
         gradient = design.T @ (sample_weight * (p - y)) + penalty * w
-        curvature = (design * (sample_weight * p * (1 - p))[:, None]).T @ design + np.diag(penalty)
-        step = np.linalg.solve(curvature, gradient)
+        weight = sample_weight * p * (1 - p)
+        if d + 1 <= n:
+            curvature = (design * weight[:, None]).T @ design + np.diag(penalty)
+            step = np.linalg.solve(curvature, gradient)
+        else:
+            step = _conjugate_gradients(_curvature_product(design, weight, penalty), gradient)
         w -= step
         if float(np.abs(step).max()) < 1e-6:
             break
     return w
+
+
+def _curvature_product(design: np.ndarray, weight: np.ndarray, penalty: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """v -> (Xᵀ diag(weight) X + diag(penalty)) v, without forming the matrix."""
+
+    def product(v: np.ndarray) -> np.ndarray:
+        return np.asarray(design.T @ (weight * (design @ v)) + penalty * v)
+
+    return product
+
+
+def _conjugate_gradients(product: Callable[[np.ndarray], np.ndarray], b: np.ndarray,
+                         tolerance: float = 1e-10, max_steps: int = 500) -> np.ndarray:
+    """x with ``product(x) == b`` for a symmetric positive definite operator."""
+    x = np.zeros_like(b)
+    residual = b.copy()
+    direction = residual.copy()
+    size = float(residual @ residual)
+    stop = tolerance * tolerance * max(size, 1e-300)
+    for _ in range(max_steps):
+        if size <= stop:
+            break
+        moved = product(direction)
+        alpha = size / float(direction @ moved)
+        x += alpha * direction
+        residual -= alpha * moved
+        new_size = float(residual @ residual)
+        direction = residual + (new_size / size) * direction
+        size = new_size
+    return x
 
 
 def frame_words(examples: list[Example]) -> frozenset[str]:
@@ -189,22 +229,25 @@ class Reading:
 
 
 class MeaningDetector:
-    """Reads forget requests by meaning (see the module docstring)."""
+    """Reads forget requests by meaning (see the module docstring).
+
+    ``embeddings=False``: the word features alone, no MiniLM (erasemem's default path; see
+    ``WORDS_ONLY`` below): training and reading need nothing but numpy."""
 
     def __init__(self, embedder: Embedder | None = None, examples: list[Example] | None = None,
-                 min_probability: float = MIN_PROBABILITY) -> None:
-        if embedder is None:
+                 min_probability: float = MIN_PROBABILITY, embeddings: bool = True) -> None:
+        if embedder is None and embeddings:
             from bemula.systems.erasemem.semantic import minilm_embedder
 
             embedder = minilm_embedder()
-        self.embedder = embedder
+        self.embedder = embedder if embeddings else None
         self.examples = examples if examples is not None else load_examples()
         self.min_probability = min_probability
-        vectors = np.asarray(embedder.embed([e.text for e in self.examples]), dtype=np.float64)
+        texts = [e.text for e in self.examples]
         counts = Counter(f for e in self.examples for f in word_features(e.text))
         self.vocabulary = {f: i for i, f in enumerate(sorted(f for f, n in counts.items() if n >= MIN_FEATURE_COUNT))}
         labels = np.array([1.0 if e.is_request else 0.0 for e in self.examples])
-        features = self._features(vectors, [e.text for e in self.examples])
+        features = self._features(texts)
         self.weights = fit_logistic(features, labels)
         requests = features[labels > 0]
         kinds = [e.label for e in self.examples if e.is_request]
@@ -213,9 +256,14 @@ class MeaningDetector:
             [fit_logistic(requests, np.array([1.0 if k == kind.value else 0.0 for k in kinds]), balanced=False)
              for kind in self.kinds])
         self.frame = frame_words(self.examples)
+        # the word weights by feature, for reading without building a row per text
+        offset = 0 if self.embedder is None else features.shape[1] - len(self.vocabulary)
+        self._word_weight = {f: float(self.weights[offset + i]) for f, i in self.vocabulary.items()}
+        self._word_kinds = {f: self.kind_weights[:, offset + i] for f, i in self.vocabulary.items()}
 
-    def _features(self, vectors: np.ndarray, texts: list[str]) -> np.ndarray:
-        """Each text's MiniLM vector beside its (unit-length) bag of known words and pairs."""
+    def _features(self, texts: list[str]) -> np.ndarray:
+        """Each text's MiniLM vector (with embeddings) beside its unit-length bag of known
+        words and pairs."""
         bags = np.zeros((len(texts), len(self.vocabulary)))
         for row, text in enumerate(texts):
             for feature in word_features(text):
@@ -223,15 +271,23 @@ class MeaningDetector:
                 if column is not None:
                     bags[row, column] = 1.0
         norms = np.linalg.norm(bags, axis=1, keepdims=True)
-        return np.hstack([vectors, bags / np.where(norms > 0, norms, 1.0)])
+        bags = bags / np.where(norms > 0, norms, 1.0)
+        if self.embedder is None:
+            return bags
+        vectors = np.asarray(self.embedder.embed(texts), dtype=np.float64)
+        return np.hstack([vectors, bags])
 
     def _scores(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Each text's request probability, and its score for each type."""
-        vectors = np.asarray(self.embedder.embed(texts), dtype=np.float64)
-        features = self._features(vectors, texts)
-        probabilities = 1.0 / (1.0 + np.exp(-(features @ self.weights[:-1] + self.weights[-1])))
-        kind_scores = features @ self.kind_weights[:, :-1].T + self.kind_weights[:, -1]
-        return probabilities, kind_scores
+        if self.embedder is None:
+            bags = [word_features(text) for text in texts]
+            logits = np.array([self._word_logit(bag) for bag in bags])
+            kind_scores = np.array([self._word_kind_scores(bag) for bag in bags])
+        else:
+            features = self._features(texts)
+            logits = features @ self.weights[:-1] + self.weights[-1]
+            kind_scores = features @ self.kind_weights[:, :-1].T + self.kind_weights[:, -1]
+        return 1.0 / (1.0 + np.exp(-logits)), kind_scores
 
     def probabilities(self, texts: list[str]) -> np.ndarray:
         """How likely each text is to ask for a removal from memory."""
@@ -247,7 +303,51 @@ class MeaningDetector:
             return [text.strip()]
         return [text.strip(), *(s for s in sentences if len(tokenize(s)) >= MIN_PIECE_WORDS)]
 
+    def _word_logit(self, features: set[str]) -> float:
+        """Words only: the request logit of a text with these features (its bag has unit
+        length, so the sum of its known features' weights over the root of their number)."""
+        known = [w for f in features if (w := self._word_weight.get(f)) is not None]
+        total = sum(known) / math.sqrt(len(known)) if known else 0.0
+        return total + float(self.weights[-1])
+
+    def _word_kind_scores(self, features: set[str]) -> np.ndarray:
+        known = [k for f in features if (k := self._word_kinds.get(f)) is not None]
+        scores = self.kind_weights[:, -1].copy()
+        if known:
+            scores += np.sum(known, axis=0) / math.sqrt(len(known))
+        return np.asarray(scores)
+
+    def _read_words(self, text: str) -> Reading:
+        """``read`` without embeddings, cheap enough for every screened turn: a piece's
+        features are among the whole message's, and a set of them scores at most the best
+        mean-times-root of its top positive weights, so a message whose bound is below the
+        threshold is not split at all (an exact bound: no reading changes); type scores are
+        worked out for the winning piece only."""
+        whole = word_features(text)
+        positive = sorted((w for f in whole if (w := self._word_weight.get(f, 0.0)) > 0), reverse=True)
+        bound = total = 0.0
+        for k, weight in enumerate(positive, 1):
+            total += weight
+            bound = max(bound, total / math.sqrt(k))
+        threshold = math.log(self.min_probability / (1.0 - self.min_probability)) if self.min_probability < 1 else math.inf
+        if bound + float(self.weights[-1]) < threshold:
+            return Reading(0.0, text.strip(), None)
+        # the pieces of ``pieces``, with a sentence's length checked only when it would win
+        sentences = sentence_pieces(text)
+        pieces = [text.strip(), *sentences] if len(sentences) > 1 else [text.strip()]
+        features = [whole if i == 0 else word_features(piece) for i, piece in enumerate(pieces)]
+        logits = [self._word_logit(f) for f in features]
+        # the first of equals wins: the whole message, then the earlier sentence
+        best = next(i for i in sorted(range(len(pieces)), key=lambda i: (-logits[i], i))
+                    if i == 0 or len(tokenize(pieces[i])) >= MIN_PIECE_WORDS)
+        probability = 1.0 / (1.0 + math.exp(-logits[best]))
+        if probability < self.min_probability:
+            return Reading(probability, pieces[best], None)
+        return Reading(probability, pieces[best], self.kinds[int(self._word_kind_scores(features[best]).argmax())])
+
     def read(self, text: str) -> Reading:
+        if self.embedder is None:
+            return self._read_words(text)
         pieces = self.pieces(text)
         probabilities, kind_scores = self._scores(pieces)
         # the whole message wins ties: its sentences are only there to find a request inside
@@ -301,8 +401,9 @@ class MeaningDetector:
         return ForgetIntent(kind, targets=targets, statements=statements, directives=[reading.piece])
 
 
-@lru_cache(maxsize=1)
-def shared_detector() -> MeaningDetector:
-    """One detector per process: every erasemem instance of a run reads with the same one
-    (training embeds every example, about a second and a half)."""
-    return MeaningDetector()
+@lru_cache(maxsize=2)
+def shared_detector(embeddings: bool = True) -> MeaningDetector:
+    """One detector per process and kind: every erasemem instance of a run reads with the
+    same one (training embeds every example, about a second and a half; the words alone,
+    about a second)."""
+    return MeaningDetector(embeddings=embeddings)

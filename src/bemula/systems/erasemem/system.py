@@ -36,7 +36,7 @@ from bemula.systems.base import (
     register,
 )
 from bemula.systems.erasemem.forms import code_spans, redact_spans
-from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, parse_forget_request
+from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, may_be_request, parse_forget_request
 from bemula.systems.erasemem.owners import SELF, about_someone_else, names_someone_elses, owners_of
 from bemula.systems.erasemem.resolve import GENERIC, PERSON_ALONE, Resolution, is_confirmation_sentence, resolve
 from bemula.systems.erasemem.store import MemoryStore
@@ -122,8 +122,12 @@ class EraseMem(MemorySystem):
                         "(needs the dense extra's MiniLM runtime)")
         semantic_detect: bool | None = Field(
             default=None,
-            description="when the rules read no request, ask a classifier over MiniLM embeddings of "
-                        "hand-written examples (default: on with semantic)")
+            description="when the rules read no request, ask a classifier over MiniLM embeddings and the "
+                        "words of hand-written examples (default: on with semantic)")
+        meaning_words: bool = Field(
+            default=True,
+            description="when the rules read no request in a turn with a removal or memory word, ask a "
+                        "classifier over the words of hand-written examples (no embeddings; off: rules only)")
 
     def __init__(self, context: SystemContext) -> None:
         super().__init__(context)
@@ -144,10 +148,19 @@ class EraseMem(MemorySystem):
 
             self._semantic = SemanticMatcher()
         self._meaning = None
+        # the words-only classifier reads only turns that pass the rules' quick screen: its
+        # cost on every turn would break the ingestion budget, and of the requests it reads
+        # that the rules miss in the developed sets, 12 of 13 pass that screen
+        self._meaning_screened = False
         if context.flag("semantic_detect", self._semantic is not None):
             from bemula.systems.erasemem.meaning import shared_detector
 
-            self._meaning = shared_detector()
+            self._meaning = shared_detector(embeddings=True)
+        elif context.flag("meaning_words", True):
+            from bemula.systems.erasemem.meaning import shared_detector
+
+            self._meaning = shared_detector(embeddings=False)
+            self._meaning_screened = True
         self._read_by = "rules"
         self._asking = ""  # the user turn being read for a request
         self.reset()
@@ -171,6 +184,7 @@ class EraseMem(MemorySystem):
         other._detector = self._detector
         other._semantic = self._semantic
         other._meaning = self._meaning
+        other._meaning_screened = self._meaning_screened
         other._read_by = self._read_by
         other.store = self.store.copy()
         other.tombstones = self.tombstones.copy()
@@ -216,7 +230,7 @@ class EraseMem(MemorySystem):
         else:
             intent = parse_forget_request(turn.text, known=self._holds)
             self._read_by = "rules"
-        if intent is None and self._meaning is not None:
+        if intent is None and self._meaning is not None and (not self._meaning_screened or may_be_request(turn.text)):
             # what the rules (and the LLM, if any) did not read as a request, by meaning
             intent = self._meaning.detect(turn.text, known=self._holds)
             if intent is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from bemula.systems.erasemem.tokens import tokenize
 
@@ -196,3 +197,27 @@ def phrase_spans(text: str, phrases: set[tuple[str, ...]] | frozenset[tuple[str,
             merged.append((start, end))
     return merged
 
+
+
+def literal_pattern(literals: list[str] | tuple[str, ...]) -> str:
+    """A regular expression matching any of ``literals`` (plain strings), written as a trie:
+    "remove|removed|remind" becomes "rem(?:ind|ove(?:d)?)". Python's engine tries a flat
+    alternation's branches one by one at every position; the trie shares their prefixes, so a
+    screen of two hundred words runs several times faster and matches the same texts."""
+    trie: dict[str, Any] = {}
+    for literal in literals:
+        node = trie
+        for ch in literal:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + pattern(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        if len(branches) == 1 and "" not in node:
+            return branches[0]
+        group = "(?:" + "|".join(branches) + ")"
+        return group + "?" if "" in node else group
+
+    return pattern(trie)

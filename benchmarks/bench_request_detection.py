@@ -16,10 +16,12 @@ boundaries), the unread halves of two sets whose other halves (``written_2026-12
 With ``--meaning``, what the rules do not read is read by erasemem's classifier over MiniLM
 embeddings too (``-o semantic_detect=true``, ``meaning.py``), as the system does; its
 training files (``src/bemula/systems/erasemem/data/meaning_*``) share no message with these.
+With ``--words``, by the same classifier's words alone, asked only about messages that pass
+the rules' quick screen: erasemem's default (``-o meaning_words=true``).
 
 Usage::
 
-    python benchmarks/bench_request_detection.py [FILE.tsv ...] [--show] [--meaning]
+    python benchmarks/bench_request_detection.py [FILE.tsv ...] [--show] [--meaning | --words]
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bemula.systems.erasemem.intent import parse_forget_request
+from bemula.systems.erasemem.intent import may_be_request, parse_forget_request
 
 if TYPE_CHECKING:
     from bemula.systems.erasemem.meaning import MeaningDetector
@@ -49,14 +51,14 @@ def rows(path: Path) -> list[tuple[str, str, str]]:
     return out
 
 
-def measure(path: Path, show: bool, meaning: MeaningDetector | None = None) -> None:
+def measure(path: Path, show: bool, meaning: MeaningDetector | None = None, screened: bool = False) -> None:
     right: Counter[str] = Counter()
     detected: Counter[str] = Counter()
     total: Counter[str] = Counter()
     for kind, word, text in rows(path):
         total[kind] += 1
         intent = parse_forget_request(text)
-        if intent is None and meaning is not None:
+        if intent is None and meaning is not None and (not screened or may_be_request(text)):
             intent = meaning.detect(text)
         if kind == "NO":
             ok = intent is None
@@ -89,14 +91,19 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print every message read wrong")
     parser.add_argument("--meaning", action="store_true",
                         help="what the rules miss, read by meaning too (erasemem's semantic_detect; needs MiniLM)")
+    parser.add_argument("--words", action="store_true",
+                        help="what the rules miss in a screened message, read by the classifier's words alone "
+                             "(erasemem's default)")
     args = parser.parse_args()
+    if args.meaning and args.words:
+        parser.error("--meaning and --words are two readers: choose one")
     meaning = None
-    if args.meaning:
+    if args.meaning or args.words:
         from bemula.systems.erasemem.meaning import MeaningDetector
 
-        meaning = MeaningDetector()
+        meaning = MeaningDetector(embeddings=args.meaning)
     for path in args.files:
-        measure(path, args.show, meaning)
+        measure(path, args.show, meaning, screened=args.words)
 
 
 if __name__ == "__main__":

@@ -1432,3 +1432,57 @@ def test_the_cancelled_one_is_what_the_change_left_behind(tmp_path: Path) -> Non
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "rebooked me on KL1524, still on 9 June, departing 12:05." in dumped
     assert "Ingrid Dahl" in dumped
+
+
+def test_a_list_of_statements_loses_only_the_one_asked_for(tmp_path: Path) -> None:
+    """"The car is …, the spare key is …, the garage code is 4471, and …": each comma before
+    "the … is" starts another statement when there are two or more of them, so only the code
+    goes and the key's place is still found."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "House notes: the car is a blue Corsa, the spare key is in the hall drawer, the garage code "
+                          "is 4471, and the recycling goes out on Fridays."),
+        ("S2", 1, "user", "Please forget the garage code."),
+    ])
+    assert residue(system, "4471") == []
+    assert "hall drawer" in ask(system, "Where is the spare key?")
+    assert "Fridays" in ask(system, "When does the recycling go out?")
+
+
+def test_and_the_before_another_statement_splits_a_sentence(tmp_path: Path) -> None:
+    """"The wedding has moved to 12 June and the venue deposit is now £1,800": two facts; the
+    deposit goes, the date stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Quick update: the wedding has moved to 12 June and the venue deposit is now £1,800."),
+        ("S1", 0, "user", "My best man is Callum, he's sorting the stag."),
+        ("S2", 1, "user", "Please remove the venue deposit figure, the date can stay."),
+    ])
+    assert residue(system, "1,800") == []
+    assert "12 June" in ask(system, "When is the wedding?")
+
+
+def test_that_plate_is_the_one_of_the_car_the_request_names(tmp_path: Path) -> None:
+    """"Jo sold the Polo, so don't keep that plate. Mine stays.": a bare noun takes the
+    names the request gives, so Jo's plate goes and the user's stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My car's a white Clio, plate AB12 CDE."),
+        ("S1", 0, "user", "My sister Jo has a green Polo, plate XY65 ZZT."),
+        ("S2", 1, "user", "Jo sold the Polo, so please don't keep that plate. Mine stays."),
+    ])
+    assert residue(system, "XY65") == []
+    assert "AB12 CDE" in ask(system, "What's the plate on my car?")
+
+
+def test_a_currency_word_is_no_value_of_its_own(tmp_path: Path) -> None:
+    """Forgetting a loan of "₹2 lakh" takes the amount in every spelling, not the word
+    "lakh": "₹5 lakh" in the savings account is another value and stays whole."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "In March I lent my cousin ₹2 lakh for his shop, because he was short and the landlord "
+                          "was chasing him. He has paid nothing back."),
+        ("S1", 0, "user", "My savings account at HDFC has ₹5 lakh in it."),
+        ("S2", 1, "user", "Please forget what I said about lending my cousin money for his shop."),
+    ])
+    assert "5 lakh" in ask(system, "How much is in my savings account?")

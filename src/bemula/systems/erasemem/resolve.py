@@ -56,7 +56,9 @@ GENERIC = frozenset(
         favorite favourite get got getting let lets thing honestly basically literally kinda
         sorta gonna wanna thanks thank hello hi hey yes no okay ok sure oh ah um uh hmm wow
         cool awesome amazing interesting anyway anyways btw fyi by the way pretty much
-        altogether total overall combined sum many much add adds per each"""
+        altogether total overall combined sum many much add adds per each
+        hundred thousand million billion lakh lakhs crore crores grand quid euro euros pound
+        pounds dollar dollars rupee rupees cent cents pence"""
     )
 )
 #: words of a request that describe the act, not the target
@@ -185,9 +187,15 @@ _PART_BREAK = re.compile(
     r"(?<=[?!])\s+|\s*(?:;|(?<!\d):(?!\d)|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+(?!(?:with|without|for|in|on|at|not|"
     r"only|just|then|also)\b)|\s+and\s+(?=[A-Z][a-z]+(?:'s|’s)\s+(?:is|are|was|number|email|address|phone)\b)|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
     r"she|he|i|it|they|we)\b)|,\s+(?=(?:our|my|his|her|their|the|a|an)\s+[\w-]+\s+(?:of|at|for|in)\b|is\s|are\s|was\s|"
-    r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d)",
+    r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d)"
+    # "the launch has been moved to 18 March | and the budget is now capped at €240,000"
+    r"|\s+and\s+(?=the\s+(?:[\w-]+\s+){1,2}(?:is|are|was|were|has|have)\s)",
     re.I,
 )
+#: a comma before another statement of a list: "The boiler is …, the water stopcock is under
+#: the sink, the alarm code is 8204, and …" (a break only where there are two or more: one
+#: such comma, "priya just moved, her new place is …", goes on about the same thing)
+_STATEMENT_COMMA = re.compile(r",\s+(?=(?:our|my|his|her|their|the)\s+(?:[\w-]+\s+){1,3}(?:is|are|was|were)\s)", re.I)
 #: a part must carry this many words of its own (not the request's) to be kept on its own
 MIN_KEPT_WORDS = 2
 _PREDICATE = re.compile(r"^\s*(?:is|are|was|were|has|have|had|will\s+be|'s|(?:that|it|which)(?:'s|’s|\s+is|\s+was)|namely)\b", re.I)
@@ -213,6 +221,8 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     ("the Porto hotel" is the part about the hotel, not the train to Porto), else the one
     the request's words cover best."""
     parts = [p for p in _PART_BREAK.split(unit.text) if p and p.strip(" ,.;:")]
+    if len(_STATEMENT_COMMA.findall(unit.text)) >= 2:
+        parts = [q for p in parts for q in _STATEMENT_COMMA.split(p) if q.strip(" ,.;:")]
     if len(parts) < 2:
         return None
     tokens = [t for phrase in targets for t in _phrase_tokens(phrase)]
@@ -917,9 +927,10 @@ PERSON_ALONE = re.compile(r"her|him|them", re.I)
 
 
 def with_context(phrase: str, statements: list[str]) -> str:
-    """A phrase that still names its owner by pronoun (no antecedent found) with the names
-    the rest of the request gives ("her registration" … "a permit for the Clio")."""
-    if not _PRONOUN_OWNER.search(phrase):
+    """A phrase that still names its owner by pronoun (no antecedent found), or a bare noun
+    ("that plate"), with the names the rest of the request gives ("her registration" … "a
+    permit for the Clio"; "Dev sold the Fiat … don't keep that plate")."""
+    if not _PRONOUN_OWNER.search(phrase) and len(_phrase_tokens(phrase)) != 1:
         return phrase
     names = [m.group(1) for st in statements for m in _NAME.finditer(st.strip())
              if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It") and m.group(1).lower() not in _CALENDAR]

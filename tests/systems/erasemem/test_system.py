@@ -1486,3 +1486,18 @@ def test_a_currency_word_is_no_value_of_its_own(tmp_path: Path) -> None:
         ("S2", 1, "user", "Please forget what I said about lending my cousin money for his shop."),
     ])
     assert "5 lakh" in ask(system, "How much is in my savings account?")
+
+
+def test_a_shared_area_code_does_not_make_another_number_a_restatement(tmp_path: Path) -> None:
+    """Both numbers start "0117 496": those digit groups go with the removed number (by its
+    code key, in every spelling), not as words of their own, so the user's own vet, whose
+    number shares them, is no restatement of the neighbour's and stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For the record, my own vet is Dr Anna Price at Redland Vets, phone 0117 496 0231."),
+        ("S1", 0, "user", "My neighbour also uses a vet for her greyhound: Mr Tom Hale at Clifton Paws, 0117 496 0874."),
+        ("S2", 1, "user", "She has moved away, so please delete Mr Hale's details."),
+    ])
+    assert residue(system, "0874") == []
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "0117 496 0231" in dumped

@@ -1286,6 +1286,10 @@ def resolve(
             for span_tokens in _restated_names(store, text, set(selected) | set(res.trims)):
                 restated |= span_tokens - described  # "Lindqvist Retirement Fund" for "my retirement savings"
             res.phrases |= _restated_phrases(store, text, set(selected) | set(res.trims), described)
+    # the digit groups of a removed number ("01632", "960" of "01632 960 452") go with the
+    # number, by its code key in every spelling; alone they are other numbers' too ("01632
+    # 960 118", a kept phone number with the same area code, is no restatement of it)
+    res.value_tokens -= {t for t in res.value_tokens if t.isdigit() and any(t in key for key in res.code_keys)}
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:

@@ -1501,3 +1501,18 @@ def test_a_shared_area_code_does_not_make_another_number_a_restatement(tmp_path:
     assert residue(system, "0874") == []
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "0117 496 0231" in dumped
+
+
+def test_a_texting_abbreviation_is_the_word_a_question_uses(tmp_path: Path) -> None:
+    """"office wifi pw is …" answers "what's the office wifi password?": without "pw" read
+    as "password", the later question "whats the office wifi again" outranked it once the
+    studio's password (the only sentence that said "password") was forgotten."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "office wifi pw is maple-heron-31 fyi"),
+        ("S1", 0, "user", "and the studio we hire on fridays, wifi password there is Loft_guest204"),
+        ("S2", 1, "user", "we stopped hiring the studio so u can bin the studio wifi one"),
+        ("S3", 2, "user", "whats the office wifi again, new phone"),
+    ])
+    assert residue(system, "Loft_guest204") == []
+    assert "maple-heron-31" in ask(system, "What's the office wifi password?")

@@ -66,6 +66,12 @@ def stem(token: str) -> str:
     return token
 
 
+#: texting abbreviations of the words a question uses: "home wifi pw is …" answers "what's
+#: my home wifi password?" (the full word is what memory and questions are matched on)
+ABBREVIATIONS = {"pw": "password", "pwd": "password", "passwd": "password", "bday": "birthday",
+                 "addy": "address", "addr": "address", "appt": "appointment", "appts": "appointment"}
+
+
 def tokenize(text: str) -> list[str]:
     """erasemem's content tokens of ``text``, in order (duplicates kept)."""
     out: list[str] = []
@@ -74,5 +80,5 @@ def tokenize(text: str) -> list[str]:
             token = token[:-2]
         if token in STOPWORDS or "'" in token:
             continue
-        out.append(stem(token))
+        out.append(stem(ABBREVIATIONS.get(token, token)))
     return out

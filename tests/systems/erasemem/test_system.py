@@ -1516,3 +1516,17 @@ def test_a_texting_abbreviation_is_the_word_a_question_uses(tmp_path: Path) -> N
     ])
     assert residue(system, "Loft_guest204") == []
     assert "maple-heron-31" in ask(system, "What's the office wifi password?")
+
+
+def test_a_capital_after_a_typed_filler_is_no_name_to_replace(tmp_path: Path) -> None:
+    """"ok so Found my old bike …": the capital opens the sentence after a filler, so
+    "Found" is no name, and the old car of "My car is now a Renault Clio, so forget the old
+    one" is the Skoda (before, the bike sentence, whose "wheels" named the attribute, went)."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "ok so Found my old bike in the shed and both wheels are bent."),
+        ("S1", 0, "user", "I drive a Skoda Fabia to work most days."),
+        ("S2", 1, "user", "My car is now a Renault Clio, so forget the old one."),
+    ])
+    assert residue(system, "Skoda") == []
+    assert "old bike" in " ".join(r.text for r in system.dump() if r.store == "units")

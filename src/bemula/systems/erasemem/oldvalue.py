@@ -134,9 +134,15 @@ def values_of_kind(text: str, kind: str) -> list[tuple[int, str]]:
 _TITLES = frozenset({"Mr", "Mrs", "Ms", "Dr", "St", "Prof", "Mt"})
 
 
+#: what people type before a sentence without a full stop: "um so Found my old bike …",
+#: "okay so Veg gets lobbed …" (the capital after it opens the sentence; it is no name)
+_FILLER_ONLY = re.compile(r"^\W*(?:(?:u+m+|u+h+|e+r+m*|ok(?:ay)?|right|so|well|oh|ah|hey|hi|yeah|yes|hmm+|anyway)\W+){1,3}$",
+                          re.I)
+
+
 def _starts_sentence(before: str) -> bool:
     """Whether a word after ``before`` opens a sentence (its capital says nothing)."""
-    if not before.strip(" \t\n\"'“‘(-—–*"):
+    if not before.strip(" \t\n\"'“‘(-—–*") or _FILLER_ONLY.match(before):
         return True
     m = re.search(r"(\w*)([.!?:])[\s\"'”’)]*$", before)
     if m is None:

@@ -1530,3 +1530,21 @@ def test_a_capital_after_a_typed_filler_is_no_name_to_replace(tmp_path: Path) ->
     ])
     assert residue(system, "Skoda") == []
     assert "old bike" in " ".join(r.text for r in system.dump() if r.store == "units")
+
+
+def test_forgetting_relatives_takes_their_names_however_often_they_were_said(tmp_path: Path) -> None:
+    """"Everything about my family": the people go, so a relative's name is a value even when
+    memory says it in more sentences than a value usually is ("Tobias" in four, all of them
+    deleted), and the assistant's echo of it is blanked too."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My brother Tobias fixed my bike last weekend."),
+        ("S1", 0, "assistant", "That was kind of Tobias! Is the bike riding well now?"),
+        ("S1", 0, "user", "My brother Tobias is coming for dinner on Friday."),
+        ("S1", 1, "user", "I promised my brother Tobias I'd look over his CV."),
+        ("S1", 1, "user", "My brother Tobias wants his drill back."),
+        ("S1", 2, "user", "My manager Ingrid approved my leave for June."),
+        ("S2", 3, "user", "Please forget everything about my family."),
+    ])
+    assert residue(system, "Tobias") == []
+    assert "Ingrid" in ask(system, "Who approved my leave?")

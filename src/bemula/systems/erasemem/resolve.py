@@ -1308,6 +1308,7 @@ def resolve(
             res.ghost_said[res.unit_ghosts[-1]] = unit.timestamp
     # what the request keeps ("though please keep my passport number") keeps its value too:
     # another deleted statement that repeats it must not blank it in the kept one
+    keep_values: set[str] = set()
     if kept_units:
         keep_values = set().union(*(value_tokens_of(store, u) | {t for t in u.tokens if any(c.isdigit() for c in t)}
                                     for u in kept_units))
@@ -1326,6 +1327,10 @@ def resolve(
     # (the names purged: named in the request, or written as names in a deleted statement)
     written_names = {t for u in selected.values() for r in _VALUE_RUN.finditer(u.text)
                      if r.start() > 0 and r.group(0)[:1].isupper() for t in tokenize(r.group(0))}
+    if intent.kind == ForgetKind.CATEGORY and set(intent.categories) & PEOPLE_CATEGORIES:
+        # "anything about my relatives": the people are what goes, so their names are values
+        # however often memory says them ("my brother Hiroki" in five sentences: none rare)
+        res.value_tokens |= {t for t in written_names if t not in GENERIC and not t.isdigit()} - keep_values
     res.value_tokens |= _alias_names(store, (named_values | written_names) & res.value_tokens)
     res.delete_units = sorted(selected)
     return res

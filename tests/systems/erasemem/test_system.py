@@ -1548,3 +1548,18 @@ def test_forgetting_relatives_takes_their_names_however_often_they_were_said(tmp
     ])
     assert residue(system, "Tobias") == []
     assert "Ingrid" in ask(system, "Who approved my leave?")
+
+
+def test_an_update_does_not_take_another_attribute_of_the_same_life_area_for_the_old_value(tmp_path: Path) -> None:
+    """"Swap which podcast I like over to Reply All, delete the earlier one": no sentence says
+    podcast; "my games console is the Steam Deck" is of the same life area (hobbies) but
+    names its own attribute, so it is not the old podcast and stays (it was deleted, and
+    "My games console is Reply All." written in its place)."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My games console is the Steam Deck, mostly for indie games."),
+        ("S2", 1, "user", "Could you swap which podcast I like over to Reply All? Delete the earlier one."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Steam Deck" in dumped
+    assert "console is Reply All" not in dumped

@@ -168,6 +168,16 @@ def value_stated(statements: list[str], change_cue: re.Pattern[str]) -> str | No
     return None
 
 
+#: "my game console is …", "my dog's called …": a sentence that names its own attribute
+_MY_ATTRIBUTE_IS = re.compile(r"\bmy\s+((?:[\w'’-]+\s+){0,2}?[\w'’-]+)\s+(?:is|are|was|were|'s)\b", re.I)
+
+
+def _names_its_own_attribute(sentence: str, attribute: set[str]) -> bool:
+    """The sentence says "my X is …" with none of ``attribute``'s words in X."""
+    return any(set(tokenize(m.group(1))).isdisjoint(attribute) and tokenize(m.group(1))
+               for m in _MY_ATTRIBUTE_IS.finditer(sentence))
+
+
 def _close(a: str, b: str) -> bool:
     """Equal, or one typo apart in a longer word ("podccast" for "podcast")."""
     return one_typo_apart(a, b, min_length=5)
@@ -271,7 +281,9 @@ def find_old_value(
                 continue  # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's
             own = set(tokenize(sentence))
             score = said(own) + mine(sentence) + CONTEXT_WEIGHT * said(set(tokenize(before)) - own)
-            if any_area:  # (the unit's categories, worked out once per unit and cached)
+            if any_area and not (score <= 0 and _names_its_own_attribute(sentence, attribute)):
+                # (a sentence of the life area counts, unless it says which attribute it is
+                # and that is another: "my game console is the Steam Deck" is no podcast)
                 score += LIFE_AREA_WEIGHT * sum(w for a, w in weights.items() if areas.get(a) and not any(
                     _close(a, t) for t in own) and areas[a] & unit.categories)
             if score <= 0:

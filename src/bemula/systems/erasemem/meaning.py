@@ -7,7 +7,10 @@ now, so … use the new diet instead"); writing one more rule per wording fits t
 have seen and carries over to nothing (docs/erasemem.md: rules written for half of a
 held-out set moved the other half by nothing).
 
-So with ``-o semantic=true`` erasemem also asks a classifier when the rules find nothing.
+So erasemem also asks a classifier when the rules find nothing: by default over the words
+of the examples alone, in turns that pass the rules' quick screen (``meaning_words``, no
+embeddings, cheap enough for every such turn); with ``-o semantic=true`` (or
+``semantic_detect``) over MiniLM vectors and the words, in every turn.
 It is trained when the system starts, in a second, on two hand-written data files that
 no rule was written from (``data/meaning_requests.tsv``: forget requests by type;
 ``data/meaning_not_requests.txt``: statements, questions, tasks and talk about forgetting
@@ -29,7 +32,7 @@ that are not requests):
   is left names the thing, and resolution finds it by its words or, with ``semantic``, by
   meaning.
 
-The deterministic rules stay the default path; this one needs the MiniLM runtime.
+The rules read first and are never overruled; the MiniLM path needs the MiniLM runtime.
 """
 
 from __future__ import annotations
@@ -231,8 +234,8 @@ class Reading:
 class MeaningDetector:
     """Reads forget requests by meaning (see the module docstring).
 
-    ``embeddings=False``: the word features alone, no MiniLM (erasemem's default path; see
-    ``WORDS_ONLY`` below): training and reading need nothing but numpy."""
+    ``embeddings=False``: the word features alone, no MiniLM (erasemem's default path,
+    option ``meaning_words``): training and reading need nothing but numpy."""
 
     def __init__(self, embedder: Embedder | None = None, examples: list[Example] | None = None,
                  min_probability: float = MIN_PROBABILITY, embeddings: bool = True) -> None:
@@ -329,8 +332,7 @@ class MeaningDetector:
         for k, weight in enumerate(positive, 1):
             total += weight
             bound = max(bound, total / math.sqrt(k))
-        threshold = math.log(self.min_probability / (1.0 - self.min_probability)) if self.min_probability < 1 else math.inf
-        if bound + float(self.weights[-1]) < threshold:
+        if bound + float(self.weights[-1]) < self._threshold_logit():
             return Reading(0.0, text.strip(), None)
         # the pieces of ``pieces``, with a sentence's length checked only when it would win
         sentences = sentence_pieces(text)
@@ -340,10 +342,18 @@ class MeaningDetector:
         # the first of equals wins: the whole message, then the earlier sentence
         best = next(i for i in sorted(range(len(pieces)), key=lambda i: (-logits[i], i))
                     if i == 0 or len(tokenize(pieces[i])) >= MIN_PIECE_WORDS)
-        probability = 1.0 / (1.0 + math.exp(-logits[best]))
+        probability = float(1.0 / (1.0 + np.exp(-logits[best])))  # (numpy: no overflow error)
         if probability < self.min_probability:
             return Reading(probability, pieces[best], None)
         return Reading(probability, pieces[best], self.kinds[int(self._word_kind_scores(features[best]).argmax())])
+
+    def _threshold_logit(self) -> float:
+        """The logit of ``min_probability``: below it no piece reads as a request."""
+        if self.min_probability <= 0.0:
+            return -math.inf
+        if self.min_probability >= 1.0:
+            return math.inf
+        return math.log(self.min_probability / (1.0 - self.min_probability))
 
     def read(self, text: str) -> Reading:
         if self.embedder is None:

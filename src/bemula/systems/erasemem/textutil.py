@@ -198,7 +198,6 @@ def phrase_spans(text: str, phrases: set[tuple[str, ...]] | frozenset[tuple[str,
     return merged
 
 
-
 def literal_pattern(literals: list[str] | tuple[str, ...]) -> str:
     """A regular expression matching any of ``literals`` (plain strings), written as a trie:
     "remove|removed|remind" becomes "rem(?:ind|ove(?:d)?)". Python's engine tries a flat

@@ -1329,7 +1329,7 @@ def resolve(
                      if r.start() > 0 and r.group(0)[:1].isupper() for t in tokenize(r.group(0))}
     if intent.kind == ForgetKind.CATEGORY and set(intent.categories) & PEOPLE_CATEGORIES:
         # "anything about my relatives": the people are what goes, so their names are values
-        # however often memory says them ("my brother Hiroki" in five sentences: none rare)
+        # however often memory says them ("my brother Hiroki" in four sentences: none rare)
         res.value_tokens |= {t for t in written_names if t not in GENERIC and not t.isdigit()} - keep_values
     res.value_tokens |= _alias_names(store, (named_values | written_names) & res.value_tokens)
     res.delete_units = sorted(selected)

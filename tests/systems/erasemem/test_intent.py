@@ -415,6 +415,8 @@ def test_the_thing_before_i_gave_you_is_the_target_when_only_a_time_follows() ->
     ("Please drop the stuff about my passport number that I brought up in our chat on bread.", ForgetKind.FACT,
      "passport"),
     ("What came up about my shoe size really shouldn't be in your records, so remove it.", ForgetKind.FACT, "shoe"),
+    # no removal word at all: "shouldn't be stored" passes the quick screen by itself
+    ("My bank PIN shouldn't be stored anywhere.", ForgetKind.FACT, "pin"),
 ])
 def test_more_ways_of_asking(text: str, kind: ForgetKind, word: str) -> None:
     _assert_reads(text, kind, word)
@@ -434,6 +436,7 @@ def test_a_long_first_item_before_shouldnt_stay_with_you_is_listed_with_the_rest
 
 @pytest.mark.parametrize("text", [
     "The kids shouldn't stay with you this weekend, they have exams.",
+    "This cake shouldn't be stored in the fridge, it goes hard.",
     "hey quick q what should I cook tonight",
     "id rather go to the cinema than the pub",
     "Could you stop holding the door for me every time?",

@@ -829,6 +829,8 @@ _QUICK_WORDS = re.compile(literal_pattern((
     "bother keeping|bother storing|bother remembering|"
     "bother with|one is wrong|ones are wrong|before is wrong|earlier is wrong|ended up|"
     "n't stored|not stored|n't kept|not kept|n't saved|not saved|n't remembered|not remembered|n’t stored|"
+    "n't be stored|n't be kept|n't be saved|n't be remembered|n’t be stored|n’t be kept|not be stored|not be kept|"
+    "not be saved|not be remembered|"
     "want kept|want stored|want saved|want remembered|like kept|like stored|should stay|n't stay|n’t stay|not stay|neither should|"
     "to be remembered|act like i never|act as if i never|me down as|save me as|mark me as|file me as|label me as|"
     "weren't remembered|wasn't remembered|file that away|file it away"
@@ -922,7 +924,8 @@ _IDIOMS: list[_Rewrite] = [
      r"don't\s+need\s+to|needn't)\s+(?:stay\s+with\s+you|be\s+(?:stored|kept|saved|remembered|on\s+file|"
      r"in\s+your\s+(?:notes|records|memory)))\b"
      # (the sentence ends there: "The kids shouldn't stay with you this weekend" is no request)
-     r"(?=\s*(?:[.!?;,:—–)]|$|\s(?:please|pls|anymore|any\s+more|either|thanks|ok)\b))",
+     r"(?=\s*(?:[.!?;,:—–)]|$|\s(?:please|pls|anymore|any\s+more|anywhere|at\s+all|either|too|"
+     r"thanks|ok)\b))",
      r"\1please don't keep \2", ("should", "must", "need")),
     # "I'd just as soon you didn't keep it" is "I'd rather you didn't keep it"
     (r"\bi(?:'d|’d|\s+would)\s+(?:just\s+)?(?:as\s+soon|sooner)\s+you\b", "i'd rather you", ("soon", "sooner")),

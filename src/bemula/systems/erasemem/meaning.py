@@ -264,6 +264,11 @@ class MeaningDetector:
         self._word_weight = {f: float(self.weights[offset + i]) for f, i in self.vocabulary.items()}
         self._word_kinds = {f: self.kind_weights[:, offset + i] for f, i in self.vocabulary.items()}
 
+    @property
+    def words_only(self) -> bool:
+        """Reading by the word features alone (no embeddings)."""
+        return self.embedder is None
+
     def _features(self, texts: list[str]) -> np.ndarray:
         """Each text's MiniLM vector (with embeddings) beside its unit-length bag of known
         words and pairs."""

@@ -148,10 +148,6 @@ class EraseMem(MemorySystem):
 
             self._semantic = SemanticMatcher()
         self._meaning = None
-        # the words-only classifier reads only turns that pass the rules' quick screen: its
-        # cost on every turn would break the ingestion budget, and of the requests it reads
-        # that the rules miss in the developed sets, 12 of 13 pass that screen
-        self._meaning_screened = False
         if context.flag("semantic_detect", self._semantic is not None):
             from bemula.systems.erasemem.meaning import shared_detector
 
@@ -160,7 +156,6 @@ class EraseMem(MemorySystem):
             from bemula.systems.erasemem.meaning import shared_detector
 
             self._meaning = shared_detector(embeddings=False)
-            self._meaning_screened = True
         self._read_by = "rules"
         self._asking = ""  # the user turn being read for a request
         self.reset()
@@ -184,7 +179,6 @@ class EraseMem(MemorySystem):
         other._detector = self._detector
         other._semantic = self._semantic
         other._meaning = self._meaning
-        other._meaning_screened = self._meaning_screened
         other._read_by = self._read_by
         other.store = self.store.copy()
         other.tombstones = self.tombstones.copy()
@@ -230,7 +224,11 @@ class EraseMem(MemorySystem):
         else:
             intent = parse_forget_request(turn.text, known=self._holds)
             self._read_by = "rules"
-        if intent is None and self._meaning is not None and (not self._meaning_screened or may_be_request(turn.text)):
+        # (the words-only classifier reads only turns that pass the rules' quick screen: its
+        # cost on every turn would break the ingestion budget, and of the requests it reads
+        # that the rules miss in the developed sets, 12 of 13 pass that screen)
+        if intent is None and self._meaning is not None and (
+                not self._meaning.words_only or may_be_request(turn.text)):
             # what the rules (and the LLM, if any) did not read as a request, by meaning
             intent = self._meaning.detect(turn.text, known=self._holds)
             if intent is not None:

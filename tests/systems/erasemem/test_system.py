@@ -1563,3 +1563,37 @@ def test_an_update_does_not_take_another_attribute_of_the_same_life_area_for_the
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Steam Deck" in dumped
     assert "console is Reply All" not in dumped
+
+
+def test_a_name_the_deleted_statement_writes_is_its_value_though_not_its_rarest_word(tmp_path: Path) -> None:
+    # "organised" is said once, "Priyanka" three times: the rarest word is not the value, the
+    # name is, and the assistant's echo of it goes too
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My sister Priyanka is the organised one in our family."),
+        ("S1", 0, "assistant", "It sounds like Priyanka keeps everyone on track!"),
+        ("S2", 2, "user", "My sister Priyanka has opinions on this, as usual. Which staples should I keep in?"),
+        ("S3", 4, "user", "My sister Priyanka has opinions on this, as usual. How do I fix a squeaky brake?"),
+        ("S3", 4, "user", "My flatmate Odile hates the squeak too."),
+        ("S4", 6, "user", "Please forget my sister's name."),
+    ])
+    assert residue(system, "Priyanka") == []
+    assert residue(system, "Odile")
+
+
+def test_a_name_word_two_values_share_stays_with_the_kept_one(tmp_path: Path) -> None:
+    # of "Casa Azul Hotel" only "Azul" is its own; "Casa" also names the Lisbon hotel, and
+    # "Skyvale" of my frequent flyer number is the airline Jonas flies too
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Lisbon first, three nights at the Casa do Rio Hotel in Alfama."),
+        ("S1", 0, "user", "Then the train to Porto, two nights at the Casa Azul Hotel near Ribeira."),
+        ("S2", 2, "user", "My Skyvale frequent flyer number is SV-5520-781."),
+        ("S2", 2, "user", "My partner Jonas flies Skyvale too, his number is SV-6613-205."),
+        ("S3", 4, "user", "Please forget about the Porto hotel."),
+        ("S3", 4, "user", "And please forget my frequent flyer number, SV5520781."),
+    ])
+    assert residue(system, "Casa Azul", "Azul") == []
+    assert "Casa do Rio" in ask(system, "Which hotel am I staying at in Lisbon?")
+    assert residue(system, "SV-5520-781") == []
+    assert "SV-6613-205" in ask(system, "What's Jonas's frequent flyer number?")

@@ -110,6 +110,9 @@ def _df(store: MemoryStore, token: str) -> int:
 
 #: a word in more live units than this is vocabulary, not a value (a value is stated a few times)
 MAX_VALUE_DF = 3
+#: a written name's word in more live units than this is the user's vocabulary ("Mum"), not
+#: the value of one statement
+MAX_NAME_DF = 8
 #: at most this many units are one named fact (its statement and restatements)
 MAX_PHRASE_MATCHES = 3
 
@@ -125,6 +128,46 @@ def value_tokens_of(store: MemoryStore, unit: Unit, exclude: set[str] | None = N
     if low > MAX_VALUE_DF:
         return set()
     return {t for t in candidates if _df(store, t) <= max(low, 1)}
+
+
+def written_name_values(store: MemoryStore, unit: Unit, exclude: set[str]) -> set[str]:
+    """The words of the names ``unit`` writes, each run's rarest: a statement's value is often
+    a name that is not its rarest word ("I'm a regular at The Gilded Turnip, and the staff
+    know my order" says "staff" once and the restaurant twice). Of "Casa Azul Hotel" only
+    "azul": "casa" is the other hotel's name too."""
+    out: set[str] = set()
+    for run in _written_name_runs(unit.text):
+        words = [t for t in run if t not in GENERIC and t not in exclude and t not in _NEVER_A_NAME]
+        if not words:
+            continue
+        low = min(_df(store, t) for t in words)
+        if low <= MAX_NAME_DF:
+            out |= {t for t in words if _df(store, t) <= max(low, 1)}
+    return out
+
+
+#: a currency or unit code beside a number ("NOK 12,000", "12 GBP")
+_CODE_BY_NUMBER = re.compile(r"^[A-Z]{2,4}$")
+
+
+def _written_name_runs(text: str) -> list[list[str]]:
+    """The tokens of each name ``text`` writes (a capitalised run not opening a sentence),
+    without a currency code written beside a number ("NOK 12,000") or a word that is
+    capitalised by convention (``_NEVER_A_NAME``)."""
+    out: list[list[str]] = []
+    for m in _VALUE_RUN.finditer(text):
+        run = m.group(0)
+        if run[:1].isdigit():
+            continue
+        words = run.split()
+        beside = text[m.end():m.end() + 2].strip()[:1].isdigit() or text[max(0, m.start() - 2):m.start()].strip()[-1:].isdigit()
+        if beside and len(words) == 1 and _CODE_BY_NUMBER.match(words[0]):
+            continue
+        tokens = [t for word in words if tokenize(word)[:1] and tokenize(word)[0] not in _NEVER_A_NAME
+                  for t in tokenize(word)]
+        if tokens:
+            out.append(tokens)
+    return out
 
 
 def _phrase_tokens(phrase: str) -> list[str]:
@@ -827,6 +870,10 @@ _THING_POSSESSIVE = re.compile(r"\b(?:the\s+)?(?P<thing>[a-z]{3,})(?:'s|’s)\b"
 #: capitalised words that name a day or a month, not whose thing it is
 _CALENDAR = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april
 may june july august september october november december""".split())
+#: capitalised by convention, not as a name: months (a date goes by its date key), titles,
+#: "St." ("St. Charles" is a street). A weekday is a value often enough to stay one: "choir
+#: on Sunday at 4 pm"
+_NEVER_A_NAME = _CALENDAR_TOKENS | _TITLES | frozenset(tokenize("st saint"))
 #: capitalised words that open sentences and are no one's name
 _NOT_A_NAME = frozenset(tokenize("""i the my she he they it we you good hi hey hello thanks sorry okay ok yes no
 please also actually so but and well oh ah anyway just maybe sure right""")) | _CALENDAR
@@ -1290,6 +1337,12 @@ def resolve(
     # number, by its code key in every spelling; alone they are other numbers' too ("01632
     # 960 118", a kept phone number with the same area code, is no restatement of it)
     res.value_tokens -= {t for t in res.value_tokens if t.isdigit() and any(t in key for key in res.code_keys)}
+    # the names the deleted statements write are blanked wherever they stand, but do not make
+    # another statement a restatement to delete: "Skyvale" of my frequent flyer number is in
+    # "My partner Jonas flies Skyvale too, his number is SV-6613-205", which stays
+    names_written: set[str] = set()
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS, ForgetKind.CATEGORY):
+        names_written = set().union(set(), *(written_name_values(store, u, described) for u in selected.values()))
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:
@@ -1320,7 +1373,7 @@ def resolve(
         # … and a run of words it repeats ("still on 6 May, departing 13:15") is no restatement
         kept_tokens = [tuple(tokenize(u.text)) for u in kept_units]
         res.phrases = {p for p in res.phrases if not any(_contains_run(k, p) for k in kept_tokens)}
-    res.value_tokens |= restated
+    res.value_tokens |= restated | (names_written - keep_values)
     # "forget Zsofi": "Zsófia Németh" is her too, the name the nickname shortens
     res.value_tokens |= _longer_names(store, named_values & res.value_tokens)
     # "my ex, Alexander Whitlock … goes by Sandy": the name and the one it goes by are one

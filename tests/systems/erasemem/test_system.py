@@ -1597,3 +1597,20 @@ def test_a_name_word_two_values_share_stays_with_the_kept_one(tmp_path: Path) ->
     assert "Casa do Rio" in ask(system, "Which hotel am I staying at in Lisbon?")
     assert residue(system, "SV-5520-781") == []
     assert "SV-6613-205" in ask(system, "What's Jonas's frequent flyer number?")
+
+
+def test_a_category_takes_the_words_its_statements_share_with_a_few_others(tmp_path: Path) -> None:
+    # "whippet" is not the rarest word of "my dog's a pure whippet, with all the quirks of the
+    # breed" ("pure", "quirks" are said once), but the forum sentence says it again; the
+    # excepted statement keeps every word of its own
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My dog's a pure whippet, with all the quirks of the breed."),
+        ("S1", 0, "user", "My cat Miso sleeps on the radiator all winter."),
+        ("S2", 2, "user", "The whippet owners' forums have been brilliant for advice on coats."),
+        ("S2", 2, "user", "My colleague Ravi is lending me his sewing machine."),
+        ("S3", 4, "user", "Please forget everything about my pets, apart from my cat's name."),
+    ])
+    assert residue(system, "whippet") == []
+    assert residue(system, "Ravi")
+    assert "Miso" in ask(system, "What is my cat called?")

@@ -211,6 +211,11 @@ def _signal_index() -> dict[str, frozenset[str]]:
     return {w: frozenset(c) for w, c in out.items()}
 
 
+def category_signal_words() -> frozenset[str]:
+    """Every token that signals some category: the vocabulary of a life area, not a value."""
+    return frozenset(_signal_index())
+
+
 def category_names() -> list[str]:
     return sorted(_LEXICON)
 

@@ -21,7 +21,12 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from bemula.systems.erasemem.categories import attribute_synonyms, categories_in, concept_expansion
+from bemula.systems.erasemem.categories import (
+    attribute_synonyms,
+    categories_in,
+    category_signal_words,
+    concept_expansion,
+)
 from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
 from bemula.systems.erasemem.oldvalue import CONTEXT_WEIGHT, find_old_value, value_kind, value_stated, values_of_kind
@@ -1343,6 +1348,16 @@ def resolve(
     names_written: set[str] = set()
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS, ForgetKind.CATEGORY):
         names_written = set().union(set(), *(written_name_values(store, u, described) for u in selected.values()))
+    # a category's statements are removed whole, so every word they share with a few other
+    # units is a value said again there ("my dog's a pure whippet" and "the whippet owners'
+    # forums"), not only their rarest: blanked too, never a reason to delete. The category's
+    # own vocabulary ("dog") and what the request says are not values
+    category_words: set[str] = set()
+    if intent.kind == ForgetKind.CATEGORY:
+        signals = category_signal_words()
+        for unit in selected.values():
+            category_words |= {t for t in unit.tokens if t not in GENERIC and t not in signals and t not in described
+                               and not t.isdigit() and 2 <= _df(store, t) <= 2 * MAX_VALUE_DF}
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:
@@ -1373,7 +1388,9 @@ def resolve(
         # … and a run of words it repeats ("still on 6 May, departing 13:15") is no restatement
         kept_tokens = [tuple(tokenize(u.text)) for u in kept_units]
         res.phrases = {p for p in res.phrases if not any(_contains_run(k, p) for k in kept_tokens)}
-    res.value_tokens |= restated | (names_written - keep_values)
+    # (a kept statement keeps all its words: "he'll say tram driver" is the excepted occupation)
+    kept_words = set().union(set(), *(u.tokens for u in kept_units))
+    res.value_tokens |= restated | (names_written - keep_values) | (category_words - keep_values - kept_words)
     # "forget Zsofi": "Zsófia Németh" is her too, the name the nickname shortens
     res.value_tokens |= _longer_names(store, named_values & res.value_tokens)
     # "my ex, Alexander Whitlock … goes by Sandy": the name and the one it goes by are one

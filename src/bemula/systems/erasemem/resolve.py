@@ -45,7 +45,7 @@ from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatche
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.textutil import sentence_pieces
 from bemula.systems.erasemem.timeparse import TimeReference, parse_time_reference
-from bemula.systems.erasemem.tokens import tokenize
+from bemula.systems.erasemem.tokens import surface_forms, tokenize
 
 #: words that frame a statement but never carry a value ("I really love my new job")
 GENERIC = frozenset(
@@ -1352,12 +1352,19 @@ def resolve(
     # units is a value said again there ("my dog's a pure whippet" and "the whippet owners'
     # forums"), not only their rarest: blanked too, never a reason to delete. The category's
     # own vocabulary ("dog") and what the request says are not values
+    # A value is said again in the same form: "six direct reports" is not restated by "I'll
+    # report back"
     category_words: set[str] = set()
     if intent.kind == ForgetKind.CATEGORY:
         signals = category_signal_words()
         for unit in selected.values():
-            category_words |= {t for t in unit.tokens if t not in GENERIC and t not in signals and t not in described
-                               and not t.isdigit() and 2 <= _df(store, t) <= 2 * MAX_VALUE_DF}
+            said_again = {t for t in unit.tokens if t not in GENERIC and t not in signals and t not in described
+                          and not t.isdigit() and 2 <= _df(store, t) <= 2 * MAX_VALUE_DF}
+            if said_again:
+                forms = surface_forms(unit.text)
+                category_words |= {t for t in said_again if any(
+                    other.id not in selected and forms[t] & surface_forms(other.text).get(t, set())
+                    for other in store.units_containing({t}))}
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:

@@ -82,3 +82,13 @@ def tokenize(text: str) -> list[str]:
             continue
         out.append(stem(ABBREVIATIONS.get(token, token)))
     return out
+
+
+def surface_forms(text: str) -> dict[str, set[str]]:
+    """token -> the words ``text`` writes it as (folded): "reports" and "report" are one
+    token in two forms."""
+    out: dict[str, set[str]] = {}
+    for word in _WORD.findall(fold(text)):
+        for token in tokenize(word):
+            out.setdefault(token, set()).add(word)
+    return out

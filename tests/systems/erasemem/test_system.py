@@ -1614,3 +1614,43 @@ def test_a_category_takes_the_words_its_statements_share_with_a_few_others(tmp_p
     assert residue(system, "whippet") == []
     assert residue(system, "Ravi")
     assert "Miso" in ask(system, "What is my cat called?")
+
+
+def test_a_time_of_day_is_schedule_and_an_amount_of_money_is_finance(tmp_path: Path) -> None:
+    # neither statement says a schedule or money word; the time and the amount say it
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I'm up at 5:45 am most days, whether I like it or not."),
+        ("S1", 0, "user", "I'm on 81,750 euros a year at the moment."),
+        ("S1", 0, "user", "My favourite author is Italo Calvino."),
+        ("S2", 2, "user", "Please forget everything about my routine."),
+        ("S2", 2, "user", "And forget anything about my finances too."),
+    ])
+    assert residue(system, "5:45", "81,750") == []
+    assert residue(system, "Calvino")
+
+
+def test_an_exception_named_by_a_word_of_its_kind_keeps_its_statement(tmp_path: Path) -> None:
+    # "the dental booking" says neither "dentist" nor anything else of the statement it keeps,
+    # and other units say "dental" and "booking"
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I've got the dentist on April 2 at 15:15, which I'm dreading."),
+        ("S1", 0, "user", "Choir rehearsal is Sunday at 4 pm."),
+        ("S1", 0, "user", "My brother works in dental supplies."),
+        ("S1", 0, "user", "Booking the ferry for the summer was a nightmare."),
+        ("S2", 2, "user", "You can erase the bits about my calendar, the exception is the dental booking."),
+    ])
+    assert residue(system, "Sunday at 4 pm") == []
+    assert "15:15" in ask(system, "When am I seeing the dentist?")
+
+
+def test_a_psychologist_is_health(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I see a psychologist at Sammen every other Thursday."),
+        ("S1", 0, "user", "My Norwegian course is at Folkeuniversitetet."),
+        ("S2", 2, "user", "Please delete anything I've told you about my health."),
+    ])
+    assert residue(system, "Sammen", "psychologist") == []
+    assert residue(system, "Folkeuniversitetet")

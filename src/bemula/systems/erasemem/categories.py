@@ -31,7 +31,11 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " supplements sick illness treatment physiotherapy physio glasses lenses contact eyesight"
         " hearing pregnant pregnancy sleep insomnia apnea antidepressant ibuprofen penicillin"
         " gluten lactose intolerant intolerance celiac height weight tall kg dose dosage tablet tablets capsule capsules mg"
-        " refill pharmacy pharmacist checkup diagnose cardiologist dermatologist",
+        " refill pharmacy pharmacist checkup diagnose cardiologist dermatologist"
+        " psychologist psychotherapist counsellor counselor counselling counseling practitioner specialist"
+        " referral infirmary chemotherapy leukemia tumour tumor headache headaches antibiotics sickness"
+        " cardiac glucose syndrome fracture concussion ligament physiotherapist optician optometrist"
+        " orthodontist dietitian arthritis eczema epilepsy hayfever",
     ),
     "finance": (
         "finance finances financial money monetary income wealth banking budget economic",
@@ -39,20 +43,23 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " loans mortgage rent credit card savings saving invest investment investments"
         " portfolio stock stocks shares crypto bitcoin pension retirement 401k ira tax taxes"
         " budget budgeting premium bonus worth payment iban overdraft broker utilities"
-        " fund funds salary repayment",
+        " fund funds salary repayment"
+        " creditor creditors lending payroll expenses owe owed owes repay overdrawn",
     ),
     "family": (
         "family families relatives relative kin household parents children kids",
         "family mother mom mum father dad parent parents brother sister sibling siblings son"
         " daughter child children kid kids baby grandmother grandma grandfather grandpa"
         " grandparents aunt uncle cousin niece nephew twin stepdad stepmom in-law wife husband"
-        " spouse partner",
+        " spouse partner"
+        " grandson granddaughter relatives stepfather stepmother mummy mommy daddy toddler newborn infant",
     ),
     "relationships": (
         "relationship relationships love dating romantic romance partner marriage personal life",
         "boyfriend girlfriend partner wife husband spouse fiance fiancee married marriage"
         " divorce divorced dating date dated ex engaged wedding anniversary crush romance"
-        " romantic love relationship single breakup",
+        " romantic love relationship single breakup"
+        " bride vows estranged widowed remarried heartbreak",
     ),
     "work": (
         "work job career employment professional employer workplace office occupation",
@@ -61,21 +68,26 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " project projects shift remote hybrid commute hired fired resign resigned intern"
         " internship contract contractor contractors freelance engineer developer nurse lawyer"
         " designer consultant analyst occupation profession employee employees"
-        " staff codename",
+        " staff codename"
+        " workplace workforce personnel supervisor",
     ),
     "education": (
         "education school schooling studies study academic university college degree",
         "school university college degree bachelor master phd graduate graduated major minor"
         " course courses class classes study studied studying student exam thesis professor"
         " teacher teachers lecturer"
-        " diploma campus tuition scholarship",
+        " diploma campus tuition scholarship"
+        " dissertation doctoral doctorate undergraduate postgraduate semester curriculum alumni dorm"
+        " classmate classmates homework coursework",
     ),
     "location": (
         "location whereabouts address home residence living place where live neighborhood"
         " neighbourhood",
         "live living lives address street avenue road apartment flat house home moved move"
         " neighborhood neighbourhood village district zip postcode postal suburb downtown"
-        " building floor door landlord houseplant plant plants garden balcony wifi router",
+        " building floor door landlord houseplant plant plants garden balcony wifi router"
+        " tenant tenants lease landlady housemate flatmate roommate entrance buzzer intercom doorbell"
+        " parcel parcels residence residential bedroom",
     ),
     "contacts": (
         "contact contacts phone email people acquaintances address book who i know network",
@@ -88,7 +100,8 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " name birthday age",
         "nickname born birthday birth age passport ssn social"
         " security national gender pronouns nationality citizen citizenship tax native language"
-        " religion religious political party shoe size",
+        " religion religious political party shoe size"
+        " birthplace ethnicity surname heritage",
     ),
     "food": (
         "food foods diet dietary eating meals cuisine drinks beverages",
@@ -96,7 +109,9 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " cuisine cook cooking bake baking restaurant breakfast lunch dinner snack coffee tea"
         " drink drinks beer wine cocktail juice spicy sweet dessert pizza caffeine decaf cup"
         " cups latte espresso"
-        " sushi pasta chocolate",
+        " sushi pasta chocolate"
+        " culinary seafood noodles groceries recipe recipes chef barbecue supper dining diner cafe vodka"
+        " whiskey liquor alcohol",
     ),
     "hobbies": (
         "hobby hobbies leisure pastime pastimes interests interest free time fun activities sport"
@@ -108,18 +123,25 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " song songs concert podcast podcasts show shows tv series craft crafts fishing camping"
         " sport sports gym run running runner runs marathon jog jogging swim swimming cycling"
         " yoga pilates tennis football soccer basketball baseball golf hockey rugby volleyball"
-        " boxing karate climbing bouldering ski skiing surf surfing squash badminton crossfit",
+        " boxing karate climbing bouldering ski skiing surf surfing squash badminton crossfit"
+        " novelist writer writers literature fiction paperback album albums cinema documentary episodes"
+        " pottery ceramics crochet embroidery sewing quilting woodworking sculpture origami choir"
+        " orchestra crossword sudoku karaoke trumpet saxophone cello flute percussion judo taekwondo"
+        " cricket athletics weightlifting workout skating",
     ),
     "travel": (
         "travel travels traveling travelling trips trip vacation vacations holiday holidays",
         "travel traveled travelled traveling trip trips vacation holiday flight flights fly"
         " flew visit visited abroad passport airport airline airlines seat aisle flyer frequent"
-        " luggage layover departure hotel tour cruise destination country countries",
+        " luggage layover departure hotel tour cruise destination country countries"
+        " lodging accommodation motel airplane aircraft airways baggage suitcase excursion voyage"
+        " itinerary tourist tourists tourism visa boarding",
     ),
     "pets": (
         "pet pets animal animals",
         "pet pets dog dogs puppy cat cats kitten fish hamster rabbit parrot bird horse vet"
-        " breed",
+        " breed"
+        " canine pup kitty veterinary paws hound",
     ),
     "beliefs": (
         "religion religious faith belief beliefs spiritual spirituality politics political"
@@ -127,14 +149,17 @@ _LEXICON: dict[str, tuple[str, str]] = {
         "religion religious faith church mosque temple synagogue pray prayer god christian"
         " catholic protestant muslim jewish hindu buddhist atheist agnostic spiritual politics"
         " political vote voted voting party democrat republican liberal conservative"
-        " progressive election",
+        " progressive election"
+        " worship congregation clergy pastor priest imam rabbi sermon theology devout secular ballot voter"
+        " voters",
     ),
     "transport": (
         "transport transportation car cars vehicle vehicles driving get around getting around"
         " commuting mobility",
         "car cars vehicle drive drives driving drove truck suv motorbike motorcycle scooter bike"
         " bicycle plate licence license parking garage transit bus metro subway tram"
-        " insurer tesla toyota honda ford bmw volkswagen",
+        " insurer tesla toyota honda ford bmw volkswagen"
+        " automobile sedan motorway highway passenger",
     ),
     "schedule": (
         "schedule schedules routine routines appointments appointment calendar agenda timetable"
@@ -148,7 +173,8 @@ _LEXICON: dict[str, tuple[str, str]] = {
         "laptop computer pc mac macbook windows linux os phone iphone android pixel samsung"
         " tablet ipad console playstation xbox nintendo switch speaker alexa echo smart"
         " streaming netflix spotify app apps github gitlab username password router"
-        " wifi software keyboard headphones",
+        " wifi software keyboard headphones"
+        " smartphone desktop hardware ios wireless",
     ),
     "accounts": (
         "accounts account passwords password credentials security logins login online",
@@ -260,7 +286,14 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 #: terms whose words alone signal nothing: "I'll report back" is not about work, "six
 #: direct reports" is
-_PHRASE_SIGNALS = [("work", re.compile(r"\bdirect\s+reports?\b", re.I))]
+_PHRASE_SIGNALS = [
+    ("work", re.compile(r"\bdirect\s+reports?\b", re.I)),
+    # a time of day is when something happens: "I'm up at 5:45 am", "we rehearse Sunday at 4 pm"
+    ("schedule", re.compile(r"\b(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)", re.I)),
+    # an amount of money: "I'm on 81,750 euros a year", "$1,400", "NOK 12,000"
+    ("finance", re.compile(r"[$€£¥₹]\s?\d|\b\d[\d,.]*\s?(?:k\s+)?(?:euros?|dollars?|pounds?|quid|kroner|krona|"
+                           r"francs?|yen|rupees?|pesos?|zloty|lakh|usd|eur|gbp|nok|sek|dkk|chf|inr|aud|cad)\b", re.I)),
+]
 
 
 @lru_cache(maxsize=1)

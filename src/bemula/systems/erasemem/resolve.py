@@ -846,6 +846,14 @@ def kept_by_exception(store: MemoryStore, phrase: str, request_turn_id: str) -> 
             out.extend([u for u in store.units.values() if u.turn_id != request_turn_id
                         and all(any(len(w) >= SHARED_STEM and w[:SHARED_STEM] == t[:SHARED_STEM] and w != t
                                     for w in u.tokens) or t in u.tokens for t in words)][:MAX_PHRASE_MATCHES])
+        # … and so does a word of its kind: "the dental booking" is "I've got the dentist on
+        # April 2 at 15:15" (its other words, "booking", need not be said), however many other
+        # units say "dental"
+        synonyms = attribute_synonyms()
+        kinds = [synonyms[t] for t in _phrase_tokens(part) if t in synonyms]
+        if kinds:
+            out.extend([u for u in store.units.values() if u.turn_id != request_turn_id
+                        and all(kind & u.tokens for kind in kinds)][:MAX_PHRASE_MATCHES])
     return out
 
 

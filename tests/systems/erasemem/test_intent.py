@@ -1253,3 +1253,15 @@ def test_gone_things_and_artefacts_are_no_requests(text: str) -> None:
 def test_windows_in_other_words(text: str) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
+
+
+@pytest.mark.parametrize("text, targets", [
+    # an "and" inside an item ("the make and model") does not end it
+    ("Please forget where my mother comes from and the make and model of my car.",
+     ["where my mother comes from", "the make and model of my car"]),
+    ("Forget the salt and pepper I like.", ["the salt and pepper I like"]),
+    ("Forget EDF and Bulb.", ["EDF", "Bulb"]),
+])
+def test_a_list_splits_at_its_items_not_at_every_and(text: str, targets: list[str]) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.targets == targets

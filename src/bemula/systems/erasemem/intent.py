@@ -529,7 +529,8 @@ def clean_target(raw: str) -> str:
 
 def split_targets(target: str) -> list[str]:
     """"my home address and my phone number" -> two targets; "rock and roll" stays one."""
-    raw_parts = [p.strip(" ,.;:") for p in _LIST_SPLIT.split(target) if p.strip(" ,.;:")]
+    raw_parts = _joined_within_items([p.strip(" ,.;:") for p in _LIST_SPLIT.split(target)],
+                                     [m.group(0) for m in _LIST_SPLIT.finditer(target)])
     parts = list(dict.fromkeys(raw_parts))
     if len(parts) < 2:
         # "Whitfield and forget Whitfield": one thing named twice
@@ -545,6 +546,22 @@ def split_targets(target: str) -> list[str]:
     if "," in target and _is_bare_list(parts):
         return parts
     return [target]
+
+
+def _joined_within_items(parts: list[str], separators: list[str]) -> list[str]:
+    """Parts split at a plain "and"/"or" that starts no item of its own joined back to the one
+    before: "where my mother comes from and the make and model of my car" is two items, not
+    "… the make" and "model of my car"."""
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        separator = separators[i - 1] if i else ""
+        if out and part and re.fullmatch(r"\s+(?:and|or)\s+", separator, re.I) and not (
+                _PART_START.match(part) or _SELF_PART.match(part) or _NAMED.match(part)
+                or not _names_something(part)):  # ("… and all that": no item, and no list)
+            out[-1] = f"{out[-1]}{separator}{part}"
+        elif part:
+            out.append(part)
+    return out
 
 
 #: a name or a code: every word capitalised ("Smile Studio", "Dr Thorsby") or holding a digit

@@ -1654,3 +1654,14 @@ def test_a_psychologist_is_health(tmp_path: Path) -> None:
     ])
     assert residue(system, "Sammen", "psychologist") == []
     assert residue(system, "Folkeuniversitetet")
+
+
+def test_a_target_word_typed_one_letter_off_is_the_word_memory_says(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My dentist is Dr Amara Osei on Mill Road."),
+        ("S1", 0, "user", "My GP is Dr Kwame Boateng, and I'm seeing him on Friday."),
+        ("S2", 2, "user", "Please forget my denist."),
+    ])
+    assert residue(system, "Osei") == []
+    assert residue(system, "Boateng")

@@ -43,7 +43,7 @@ from bemula.systems.erasemem.owners import (
 )
 from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
-from bemula.systems.erasemem.textutil import sentence_pieces
+from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
 from bemula.systems.erasemem.timeparse import TimeReference, parse_time_reference
 from bemula.systems.erasemem.tokens import surface_forms, tokenize
 
@@ -511,10 +511,30 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     # a word memory never says ("teeth") is looked for as its group at once: otherwise the
     # phrase's other words ("looks after") alone would pick a unit
     unsaid = {t: alts for t, alts in alternatives.items() if not _df(store, t)}
+    # … and so is a word typed one letter off ("where my placce is"): the word memory says
+    for token in tokens:
+        if token not in alternatives and not _df(store, token):
+            meant = _typo_of(store, token)
+            if meant:
+                alternatives[token] = unsaid[token] = meant
     found = _match_tokens(store, phrase, tokens, exclude_turn, unsaid)
     if found or not alternatives or alternatives == unsaid:
         return found
     return _match_tokens(store, phrase, tokens, exclude_turn, alternatives)
+
+
+#: the shortest word a typo is looked for in (shorter ones are one letter from too many)
+MIN_TYPO_LENGTH = 5
+
+
+def _typo_of(store: MemoryStore, token: str) -> frozenset[str]:
+    """The words memory says that ``token``, which it never says, is one typo from (not one
+    that only adds or drops a last letter: "manage" and "manager" are two words)."""
+    if len(token) < MIN_TYPO_LENGTH or token.isdigit():
+        return frozenset()
+    return frozenset(word for word in store.doc_freq if abs(len(word) - len(token)) <= 1
+                     and word not in GENERIC and not word.startswith(token) and not token.startswith(word)
+                     and one_typo_apart(word, token, MIN_TYPO_LENGTH))
 
 
 def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_turn: str | None,

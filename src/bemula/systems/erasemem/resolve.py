@@ -43,7 +43,7 @@ from bemula.systems.erasemem.owners import (
 )
 from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
-from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
+from bemula.systems.erasemem.textutil import sentence_pieces
 from bemula.systems.erasemem.timeparse import TimeReference, parse_time_reference
 from bemula.systems.erasemem.tokens import surface_forms, tokenize
 
@@ -532,9 +532,17 @@ def _typo_of(store: MemoryStore, token: str) -> frozenset[str]:
     that only adds or drops a last letter: "manage" and "manager" are two words)."""
     if len(token) < MIN_TYPO_LENGTH or token.isdigit():
         return frozenset()
-    return frozenset(word for word in store.doc_freq if abs(len(word) - len(token)) <= 1
-                     and word not in GENERIC and not word.startswith(token) and not token.startswith(word)
-                     and one_typo_apart(word, token, MIN_TYPO_LENGTH))
+    said = store.doc_freq
+    # every word one edit away, looked up (a few hundred lookups, not a pass over memory's words)
+    splits = [(token[:i], token[i:]) for i in range(len(token) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    edits |= {a + c + b for a, b in splits for c in _LETTERS}
+    return frozenset(word for word in edits if word in said and word != token and word not in GENERIC
+                     and len(word) >= MIN_TYPO_LENGTH and not word.startswith(token) and not token.startswith(word))
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_turn: str | None,
@@ -1385,14 +1393,20 @@ def resolve(
     category_words: set[str] = set()
     if intent.kind == ForgetKind.CATEGORY:
         signals = category_signal_words()
+        written: dict[str, set[str]] = {}  # candidate token -> the forms the statements write it in
         for unit in selected.values():
-            said_again = {t for t in unit.tokens if t not in GENERIC and t not in signals and t not in described
-                          and not t.isdigit() and 2 <= _df(store, t) <= 2 * MAX_VALUE_DF}
-            if said_again:
-                forms = surface_forms(unit.text)
-                category_words |= {t for t in said_again if any(
-                    other.id not in selected and forms[t] & surface_forms(other.text).get(t, set())
-                    for other in store.units_containing({t}))}
+            forms = surface_forms(unit.text)
+            for t in unit.tokens:
+                if (t not in GENERIC and t not in signals and t not in described and not t.isdigit()
+                        and 2 <= _df(store, t) <= 2 * MAX_VALUE_DF):
+                    written.setdefault(t, set()).update(forms.get(t, ()))
+        for other in store.units_containing(set(written)):
+            if other.id in selected:
+                continue
+            shared = (other.tokens & written.keys()) - category_words
+            if shared:
+                forms = surface_forms(other.text)
+                category_words |= {t for t in shared if written[t] & forms.get(t, set())}
     # other units holding a value token: restatements go, incidental mentions are blanked
     for unit in store.units_containing(res.value_tokens):
         if unit.id in selected or unit.id in res.trims:

@@ -274,8 +274,10 @@ def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) 
             found.update(cats)
     if any(_DRUG_SUFFIX.match(t) for t in tokens):
         found.add("health")
-    for category, pattern in _PHRASE_SIGNALS:
-        if pattern.search(text):
+    has_digit = _HAS_DIGIT.search(text) is not None
+    for category, pattern, screen in _PHRASE_SIGNALS:
+        # (each pattern only where it can match: every unit passes here at ingestion)
+        if (has_digit if screen == _DIGIT_SCREEN else screen in tokens) and pattern.search(text):
             found.add(category)
     if tokens & _PEOPLE and tokens & _WHEREABOUTS:
         found.add("contacts")  # where someone I know lives is part of how to reach them
@@ -284,15 +286,21 @@ def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
-#: terms whose words alone signal nothing: "I'll report back" is not about work, "six
-#: direct reports" is
+_HAS_DIGIT = re.compile(r"\d")
+#: the screen of a pattern that needs a digit (else: a token the text must hold)
+_DIGIT_SCREEN = "<digit>"
+
+#: (category, pattern, screen): terms whose words alone signal nothing: "I'll report back" is
+#: not about work, "six direct reports" is
 _PHRASE_SIGNALS = [
-    ("work", re.compile(r"\bdirect\s+reports?\b", re.I)),
+    ("work", re.compile(r"\bdirect\s+reports?\b", re.I), "report"),
     # a time of day is when something happens: "I'm up at 5:45 am", "we rehearse Sunday at 4 pm"
-    ("schedule", re.compile(r"\b(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)", re.I)),
+    ("schedule", re.compile(r"\b(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)", re.I),
+     _DIGIT_SCREEN),
     # an amount of money: "I'm on 81,750 euros a year", "$1,400", "NOK 12,000"
     ("finance", re.compile(r"[$€£¥₹]\s?\d|\b\d[\d,.]*\s?(?:k\s+)?(?:euros?|dollars?|pounds?|quid|kroner|krona|"
-                           r"francs?|yen|rupees?|pesos?|zloty|lakh|usd|eur|gbp|nok|sek|dkk|chf|inr|aud|cad)\b", re.I)),
+                           r"francs?|yen|rupees?|pesos?|zloty|lakh|usd|eur|gbp|nok|sek|dkk|chf|inr|aud|cad)\b", re.I),
+     _DIGIT_SCREEN),
 ]
 
 

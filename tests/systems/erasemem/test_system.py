@@ -1665,3 +1665,19 @@ def test_a_target_word_typed_one_letter_off_is_the_word_memory_says(tmp_path: Pa
     ])
     assert residue(system, "Osei") == []
     assert residue(system, "Boateng")
+
+
+def test_a_value_the_user_keeps_repeating_is_blanked_as_a_run(tmp_path: Path) -> None:
+    # "chicken tikka masala" is in four sentences, so none of its words is rare; said again
+    # word for word, it is the value, and goes as one span wherever it stands
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My favourite dish is chicken tikka masala, and friends ask for it."),
+        ("S1", 0, "user", "I made chicken tikka masala again for the book club."),
+        ("S2", 2, "user", "Leftover chicken tikka masala makes a great lunch."),
+        ("S2", 2, "user", "The chicken tikka masala recipe came from my aunt Salma."),
+        ("S2", 2, "user", "My sister Aoife is visiting in March."),
+        ("S3", 4, "user", "Please forget my favourite dish."),
+    ])
+    assert residue(system, "tikka masala") == []
+    assert residue(system, "Aoife") and residue(system, "Salma")

@@ -1533,7 +1533,8 @@ MIN_RESTATED_RUN = 3
 
 def _restated_phrases(store: MemoryStore, text: str, removed: set[str], described: set[str]) -> set[tuple[str, ...]]:
     """The runs of ``text`` that another live unit says again in the same order (content
-    words, at least ``MIN_RESTATED_RUN``, none of them vocabulary, two of them rare): "aisle
+    words, at least ``MIN_RESTATED_RUN``, none of them vocabulary; said in a few units,
+    as "coq au vin" is by a user who keeps coming back to it, not necessarily rare): "aisle
     seat near the front" of "the one thing I will pay extra for on a flight: aisle seat near
     the front", said again in "I checked in early to grab my usual (aisle seat near the
     front)". The deleted statement's rarest words ("extra", "pay") are not its value; what
@@ -1561,8 +1562,7 @@ def _restated_phrases(store: MemoryStore, text: str, removed: set[str], describe
     out: set[tuple[str, ...]] = set()
     for run in runs:
         for phrase in _shared_runs(store, run, removed, owners):
-            if (sum(_df(store, t) <= MAX_VALUE_DF for t in phrase) >= 2 and not set(phrase) <= described
-                    and len(set(phrase) & value_side) >= 2):
+            if not set(phrase) <= described and len(set(phrase) & value_side) >= 2:
                 out.add(phrase)
     return out
 

@@ -1265,3 +1265,18 @@ def test_windows_in_other_words(text: str) -> None:
 def test_a_list_splits_at_its_items_not_at_every_and(text: str, targets: list[str]) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.targets == targets
+
+
+@pytest.mark.parametrize("text, target", [
+    # a word that names a piece of writing ("signature", "photo") is only that as the head noun
+    ("Please forget my signature dish.", "my signature dish"),
+    ("Forget my photo album.", "my photo album"),
+])
+def test_a_writing_word_before_another_noun_is_no_piece_of_writing(text: str, target: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.targets == [target]
+
+
+@pytest.mark.parametrize("text", ["Delete my last draft.", "Scrap my second option please.", "Delete my cover letter draft."])
+def test_a_piece_of_writing_as_the_head_noun_is_no_request(text: str) -> None:
+    assert parse_forget_request(text) is None

@@ -271,7 +271,7 @@ _ARTEFACT = (
     r"outline|layout|format|formatting|wording|tone|version|answer|question|idea|suggestion|option|comments?|"
     r"typos?|emojis?|greeting|sign[- ]?off|heading|title|caption|bio|tweet|reply|list|bullet(?:\s+points?)?|"
     r"line|lines|word|words|doodles?|plan|notes\s+app|footer|header|newsletter|flyer|poster|website|signature|invoice|"
-    r"brochure|menu|banner|template|form|photo|video|file|folder|screenshot|playlist)"
+    r"brochure|menu|banner|template|form|photo|video|file|folder|screenshot|playlist|summary|section|abstract|headline)"
 )
 #: things the user keeps elsewhere that a task edits: "from my calendar", "from this playlist"
 _CONTAINER = r"(?:calendar|diary|agenda|planner|playlists?|inbox|folder|album|ideas|basket|cart)"
@@ -284,11 +284,20 @@ _PART_OF_TEXT = re.compile(
     r"|\b(?:from|in|of)\s+this\s*[:?!.]|[:]\s*['\"“‘]"
     # "from this CSV", "from this rant before I post it": something pasted into the chat
     r"|\bfrom\s+this\s+(?!(?:conversation|chat|session|thread|memory|list\s+of\s+facts)\b)[\w-]+", re.I)
+#: words that may follow a noun phrase's head (so a word that is none of these after an
+#: artefact word makes that word a modifier)
+_AFTER_HEAD = (r"about|for|from|of|to|in|on|at|with|by|into|onto|and|or|but|nor|please|pls|too|as|than|that|"
+               r"which|who|whom|whose|where|when|i|you|we|it|they|he|she|is|was|were|are|be|been|has|had|have|"
+               r"again|also|anymore|any|now|then|so|if|because|since|entirely|completely|altogether|either|"
+               r"here|there|above|below|earlier|before|after|yesterday|today|tonight|just|only|though|"
+               r"thanks|thank|altogether|away|out|off|up|down|over|instead|already|still|anyway|right|ok|okay")
 #: "my last draft", "my earlier suggestion about a picnic", "my second option", "my tone
 #: in the last message": a thing said in the chat, named as a thing of the chat
 _CHAT_THING = re.compile(
     r"^\s*(?:my|the|that|this|those|these)\s+(?:(?:last|earlier|previous|first|second|third|old|original|"
     r"whole|current|new|whiteboard|[\w-]+)\s+){0,2}?" + _ARTEFACT + r"\b"
+    # (the artefact is the head noun: "my signature dish" is a dish, "my photo album" an album)
+    r"(?!\s+(?!(?:" + _AFTER_HEAD + r")\b)[a-z][\w-]*\b(?!['’]))"
     r"(?!\s+(?:about|for|regarding|on|to|of)\s+(?:what|where|who|which|how|when|my|me)\b"
     r"|\s+that\s+(?:i|i'm|i’m|my)\b)", re.I)  # "the idea that I'm Catholic" is about the user
 #: the user as the object ("don't keep me waiting", "don't remember me as grumpy"), and a

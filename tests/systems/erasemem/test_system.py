@@ -1681,3 +1681,18 @@ def test_a_value_the_user_keeps_repeating_is_blanked_as_a_run(tmp_path: Path) ->
     ])
     assert residue(system, "tikka masala") == []
     assert residue(system, "Aoife") and residue(system, "Salma")
+
+
+def test_a_bare_item_of_a_list_is_about_what_the_request_says_it_told(tmp_path: Path) -> None:
+    # "the amount" alone could be any amount; the request said it is the loan's
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The loan is 45 000 $, for the oven and the new hood."),
+        ("S1", 0, "user", "The rent on the shop is 2 300 $ a month."),
+        ("S1", 0, "user", "The amount I spend on flour each week is about 400 $."),
+        ("S1", 0, "user", "I went to Caisse Masson for it."),
+        ("S2", 2, "user", "I told you too much about the loan. The amount, the rate, the bank I went to. "
+                          "I don't want all that kept anywhere."),
+    ])
+    assert residue(system, "45 000") == []
+    assert residue(system, "2 300") and residue(system, "400")

@@ -1022,7 +1022,15 @@ def with_context(phrase: str, statements: list[str]) -> str:
         return phrase
     names = [m.group(1) for st in statements for m in _NAME.finditer(st.strip())
              if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It") and m.group(1).lower() not in _CALENDAR]
-    return " ".join([*names, phrase]) if names else phrase
+    # "I told you too much about the loan. The amount, the rate, …": what it is about, too
+    topics = [m.group("topic") for st in statements for m in _TOLD_ABOUT.finditer(st)]
+    return " ".join([*names, *topics, phrase]) if names or topics else phrase
+
+
+#: a statement that says what the request is about: "I told you too much about the loan",
+#: "what I said about my pension"
+_TOLD_ABOUT = re.compile(r"\b(?:told\s+you|said|shared|mentioned|talked)\b[^.;!?]*?\babout\s+(?:the|my|our)\s+"
+                         r"(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?=\s*(?:[,.;!?]|and\b|$))", re.I)
 
 
 def resolve(

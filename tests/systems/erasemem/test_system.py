@@ -1696,3 +1696,16 @@ def test_a_bare_item_of_a_list_is_about_what_the_request_says_it_told(tmp_path: 
     ])
     assert residue(system, "45 000") == []
     assert residue(system, "2 300") and residue(system, "400")
+
+
+def test_a_label_before_a_colon_goes_with_its_value(tmp_path: Path) -> None:
+    # "Hall: Little Greene Aquamarine Blue." is one statement: "Hall" names it, the colour
+    # after the colon is its value (not a second fact to keep)
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Paint decided. Kitchen: Farrow & Ball Sulking Room Pink. Hall: Little Greene Aquamarine Blue."),
+        ("S1", 0, "user", "Decorator is Gary Pilling. Starts the 9th."),
+        ("S2", 2, "user", "Drop the hall one. Rethinking it."),
+    ])
+    assert residue(system, "Aquamarine") == []
+    assert residue(system, "Sulking Room Pink") and residue(system, "Gary Pilling")

@@ -240,6 +240,8 @@ _PART_BREAK = re.compile(
     r"|\s+and\s+(?=the\s+(?:[\w-]+\s+){1,2}(?:is|are|was|were|has|have)\s)",
     re.I,
 )
+#: a short label before a colon that opens a unit: "Hall: …", "Wifi password: …"
+_LABEL = re.compile(r"^\s*(?P<label>(?:[\w'’&-]+\s+){0,2}[\w'’&-]+)\s*:(?!\d)\s*\S")
 #: a comma before another statement of a list: "The boiler is …, the water stopcock is under
 #: the sink, the alarm code is 8204, and …" (a break only where there are two or more: one
 #: such comma, "priya just moved, her new place is …", goes on about the same thing)
@@ -269,6 +271,11 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     ("the Porto hotel" is the part about the hotel, not the train to Porto), else the one
     the request's words cover best."""
     parts = [p for p in _PART_BREAK.split(unit.text) if p and p.strip(" ,.;:")]
+    label = _LABEL.match(unit.text)
+    if label and len(parts) >= 2 and parts[0].strip() == label.group("label").strip():
+        # "Hall: Little Greene Aquamarine Blue.": a label names the value after its colon,
+        # it is no part of its own
+        parts = [f"{parts[0]}: {parts[1]}", *parts[2:]]
     if len(_STATEMENT_COMMA.findall(unit.text)) >= 2:
         parts = [q for p in parts for q in _STATEMENT_COMMA.split(p) if q.strip(" ,.;:")]
     if len(parts) < 2:

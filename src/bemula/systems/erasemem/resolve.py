@@ -240,8 +240,10 @@ _PART_BREAK = re.compile(
     r"|\s+and\s+(?=the\s+(?:[\w-]+\s+){1,2}(?:is|are|was|were|has|have)\s)",
     re.I,
 )
-#: a short label before a colon that opens a unit: "Hall: …", "Wifi password: …"
-_LABEL = re.compile(r"^\s*(?P<label>(?:[\w'’&-]+\s+){0,2}[\w'’&-]+)\s*:(?!\d)\s*\S")
+#: a short label before a colon that opens a unit: "Hall: …", "Wifi password: …" (not a
+#: phrase that sets the scene: "For the dinner: I don't eat lamb, but …")
+_LABEL = re.compile(r"^\s*(?P<label>(?!(?:for|to|in|on|at|about|with|from|of|as|re)\b)"
+                    r"(?:(?!(?:for|to|in|on|at|about|with|from|of)\b)[\w'’&-]+\s+){0,2}[\w'’&-]+)\s*:(?!\d)\s*\S", re.I)
 #: a comma before another statement of a list: "The boiler is …, the water stopcock is under
 #: the sink, the alarm code is 8204, and …" (a break only where there are two or more: one
 #: such comma, "priya just moved, her new place is …", goes on about the same thing)

@@ -1709,3 +1709,17 @@ def test_a_label_before_a_colon_goes_with_its_value(tmp_path: Path) -> None:
     ])
     assert residue(system, "Aquamarine") == []
     assert residue(system, "Sulking Room Pink") and residue(system, "Gary Pilling")
+
+
+def test_a_trimmed_change_keeps_the_subject_it_was_about(tmp_path: Path) -> None:
+    # the part that goes says "my dentist"; the rest, "after the move I switched to Dr Osei",
+    # does not, so without it no question about the dentist would find the current one
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "For years my dentist was Dr Hale at Elm Dental, but after the move I switched to Dr Osei "
+                          "at Riverside Practice."),
+        ("S1", 0, "user", "My son Tom sees Dr Grant, the children's dentist at Riverside, who is brilliant with him."),
+        ("S2", 2, "user", "Could you forget about Dr Hale and Elm Dental? I'm never going back."),
+    ])
+    assert residue(system, "Hale", "Elm Dental") == []
+    assert "Osei" in ask(system, "Which dentists have I been to?")

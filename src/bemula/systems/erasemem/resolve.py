@@ -343,9 +343,19 @@ def _ungapped(kept: str, removed: str) -> str:
     Graham's email still finds."""
     gap = _GAPPED.match(kept)
     noun = _POSSESSED_NOUN.search(removed)
-    if gap is None or noun is None:
-        return kept
-    return f"{gap.group(1)} {noun.group(1)} {kept[gap.end():]}"
+    if gap is not None and noun is not None:
+        return f"{gap.group(1)} {noun.group(1)} {kept[gap.end():]}"
+    # "For years my dentist was Dr Thorsby at Smile Studio, | but … I switched to Dr Navarro":
+    # the change the kept part tells is of the removed part's subject, which it no longer says
+    subject = _MY_SUBJECT.search(removed)
+    if subject is not None and CHANGE_CUE.search(kept) and set(tokenize(subject.group(1))).isdisjoint(tokenize(kept)):
+        return f"My {subject.group(1)}: {kept}"
+    return kept
+
+
+#: "my dentist was …", "my energy supplier has been …": the user's thing a sentence is about
+#: (in lower case: "my Toyota Yaris was …" names the value, which must not come back)
+_MY_SUBJECT = re.compile(r"\b(?i:my)\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)\s+(?:is|was|are|were|has\s+been|had\s+been)\b")
 
 
 #: nouns that name a kind of fact, never its value ("bin that number")

@@ -40,6 +40,8 @@ def _screen_for(tokens: frozenset[str]) -> re.Pattern[str]:
 
 
 _HAS_WORD = re.compile(r"[A-Za-z0-9]")
+#: a subject put back before a trimmed unit's rest ("My dentist: …", ``resolve._ungapped``)
+_GIVEN_SUBJECT = re.compile(r"My (?:[a-z][\w-]*\s){0,2}[a-z][\w-]*: ")
 
 
 @dataclass
@@ -209,17 +211,22 @@ class MemoryStore:
         unit = self.units.get(unit_id)
         if unit is None:
             return None
+        # a subject the rest was given back ("My dentist: after the price rise I switched to
+        # …") stays in the turn too, before the blank: the turn is what retrieval hands over
+        subject = _GIVEN_SUBJECT.match(rest)
+        given = subject.group(0) if subject and not unit.text.startswith(subject.group(0)) else ""
         self.rewrite_unit(unit_id, rest)
-        self._blank_in_turn(unit.turn_id, part, set(tokenize(part)))
+        self._blank_in_turn(unit.turn_id, part, set(tokenize(part)), given)
         return unit.turn_id
 
-    def _blank_in_turn(self, turn_id: str, text: str, tokens: set[str]) -> None:
-        """Blank ``text`` in a raw turn; if the turn was edited since, its words."""
+    def _blank_in_turn(self, turn_id: str, text: str, tokens: set[str], subject: str = "") -> None:
+        """Blank ``text`` in a raw turn (after ``subject``, if given); if the turn was edited
+        since, its words."""
         turn = self.turns.get(turn_id)
         if turn is None:
             return
         if text in turn.text:
-            turn.text = turn.text.replace(text, REDACTED)
+            turn.text = turn.text.replace(text, subject + REDACTED)
         else:
             turn.text, _ = redact_tokens(turn.text, tokens)
         turn.tokens = None

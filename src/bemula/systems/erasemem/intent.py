@@ -290,7 +290,7 @@ _AFTER_HEAD = (r"about|for|from|of|to|in|on|at|with|by|into|onto|and|or|but|nor|
                r"which|who|whom|whose|where|when|i|you|we|it|they|he|she|is|was|were|are|be|been|has|had|have|"
                r"again|also|anymore|any|now|then|so|if|because|since|entirely|completely|altogether|either|"
                r"here|there|above|below|earlier|before|after|yesterday|today|tonight|just|only|though|"
-               r"thanks|thank|altogether|away|out|off|up|down|over|instead|already|still|anyway|right|ok|okay")
+               r"thanks|thank|away|out|off|up|down|over|instead|already|still|anyway|right|ok|okay")
 #: "my last draft", "my earlier suggestion about a picnic", "my second option", "my tone
 #: in the last message": a thing said in the chat, named as a thing of the chat
 _CHAT_THING = re.compile(

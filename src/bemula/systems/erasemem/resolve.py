@@ -168,8 +168,7 @@ def _written_name_runs(text: str) -> list[list[str]]:
         beside = text[m.end():m.end() + 2].strip()[:1].isdigit() or text[max(0, m.start() - 2):m.start()].strip()[-1:].isdigit()
         if beside and len(words) == 1 and _CODE_BY_NUMBER.match(words[0]):
             continue
-        tokens = [t for word in words if tokenize(word)[:1] and tokenize(word)[0] not in _NEVER_A_NAME
-                  for t in tokenize(word)]
+        tokens = [t for said in map(tokenize, words) if said and said[0] not in _NEVER_A_NAME for t in said]
         if tokens:
             out.append(tokens)
     return out

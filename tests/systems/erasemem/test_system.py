@@ -1723,3 +1723,34 @@ def test_a_trimmed_change_keeps_the_subject_it_was_about(tmp_path: Path) -> None
     ])
     assert residue(system, "Hale", "Elm Dental") == []
     assert "Osei" in ask(system, "Which dentists have I been to?")
+
+
+def test_a_topic_request_takes_everything_said_of_each_thing_it_names(tmp_path: Path) -> None:
+    # "my old flatmate and the deposit row" names no category: every sentence that says what
+    # each part says goes, not only the best few matches of the whole description
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My old flatmate Teodor still hasn't paid his share of the gas bill."),
+        ("S1", 0, "user", "The deposit row dragged on all winter, in the end we split it 60/40."),
+        ("S2", 1, "user", "The deposit row even reached the letting agent, Harcourt Lets."),
+        ("S2", 1, "user", "My sister Ilse is moving to Graz in May."),
+        ("S3", 2, "user", "Could you let go of anything about my old flatmate and the deposit row? That's behind me."),
+    ])
+    assert residue(system, "Teodor", "60/40", "Harcourt") == []
+    assert "Graz" in ask(system, "Where is my sister moving?")
+
+
+def test_a_topic_request_takes_the_list_a_statement_introduces_and_what_it_goes_on_to_say(tmp_path: Path) -> None:
+    # the statement that says "ex" ends in a colon and its list goes on about him; the next
+    # message says "breakup" and then tells of him by pronoun only
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "saw my ex at the farmers market today. background:\n- Ruairi and I were together 2 years\n"
+                          "- he moved to Leeds for a teaching post"),
+        ("S1", 0, "user", "the breakup was mutual, which is almost worse? he still has my good tent, the green Vango one."),
+        ("S1", 0, "user", "unrelated: my climbing partner Noor is off to Kalymnos in June."),
+        ("S2", 3, "user", "please drop anything about my ex and the breakup, all of it"),
+    ])
+    assert residue(system, "Ruairi", "Leeds", "Vango") == []
+    assert "Kalymnos" in ask(system, "Where is Noor going climbing?")
+

@@ -120,6 +120,8 @@ MAX_VALUE_DF = 3
 MAX_NAME_DF = 8
 #: at most this many units are one named fact (its statement and restatements)
 MAX_PHRASE_MATCHES = 3
+#: where a topic's description joins the things it names ("my ex and the breakup")
+_TOPIC_PARTS = re.compile(r",|;|&|\band\b|\bplus\b", re.I)
 
 
 def value_tokens_of(store: MemoryStore, unit: Unit, exclude: set[str] | None = None) -> set[str]:
@@ -517,10 +519,11 @@ _POSSESSOR_WORD = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|wh
                              re.I)
 
 
-def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None) -> list[Unit]:
+def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None, every: bool = False) -> list[Unit]:
     """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage.
     When no unit holds the phrase's own words, each word may be said by another of its group
-    ("who looks after my teeth" -> "dentist"; ``data/attribute_synonyms.txt``)."""
+    ("who looks after my teeth" -> "dentist"; ``data/attribute_synonyms.txt``). ``every``: a
+    topic ("anything about my ex"), so every unit that covers it best, not the best few."""
     tokens = _phrase_tokens(phrase)
     if not tokens:
         return []
@@ -535,10 +538,10 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
             meant = _typo_of(store, token)
             if meant:
                 alternatives[token] = unsaid[token] = meant
-    found = _match_tokens(store, phrase, tokens, exclude_turn, unsaid)
+    found = _match_tokens(store, phrase, tokens, exclude_turn, unsaid, every)
     if found or not alternatives or alternatives == unsaid:
         return found
-    return _match_tokens(store, phrase, tokens, exclude_turn, alternatives)
+    return _match_tokens(store, phrase, tokens, exclude_turn, alternatives, every)
 
 
 #: the shortest word a typo is looked for in (shorter ones are one letter from too many)
@@ -564,7 +567,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_turn: str | None,
-                  alternatives: dict[str, frozenset[str]]) -> list[Unit]:
+                  alternatives: dict[str, frozenset[str]], every: bool = False) -> list[Unit]:
     """``match_phrase`` for ``tokens``, each also found as one of its ``alternatives``."""
     # "the day I'm unavailable" is said "I'm not available on Mondays": a word memory never
     # says, with "un", is its stem beside a negation
@@ -663,11 +666,13 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     best_score = max(s for s, c, _ in scored if c == best_cov)
     # "the Halden details": every statement about Halden is meant, the long one with the
     # sort code as much as the short "The Halden account closes next month."
-    whole = _DETAILS_PHRASE.search(phrase) is not None
+    whole = every or _DETAILS_PHRASE.search(phrase) is not None
     found = [(s, u) for s, c, u in scored if c >= best_cov and (whole or s >= 0.8 * best_score)]
+    found.sort(key=lambda x: -x[0])
+    if every:  # a topic: everything said about it
+        return [u for _, u in found]
     # a fact is stated a few times; a phrase that fits many units equally ("This might be
     # silly", a speaker's filler) names none of them: keep only the best few
-    found.sort(key=lambda x: -x[0])
     return _statements_for(store, phrase, tokens, [u for _, u in found[:MAX_PHRASE_MATCHES]])
 
 
@@ -686,6 +691,29 @@ def _discloses(unit: Unit) -> bool:
     if _writes_value(unit.text):
         return True
     return not _asks_assistant(unit) and _SPEAKS_OF_SELF.search(unit.text) is not None
+
+
+#: a list item: "- he took a job in Denver", "2) the deposit"
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s")
+#: a sentence that goes on about a person already named: "he still owes me $1,400"
+_GOES_ON_ABOUT = re.compile(r"\b(?:he|she|him|her|his|hers|he's|she's)\b", re.I)
+
+
+def _told_on(store: MemoryStore, unit: Unit) -> list[Unit]:
+    """The sentences after ``unit`` in its turn that go on telling what it began: the list it
+    introduces ("… context:" then "- Marcus and I were together 3 years"), and the sentences
+    right after it about the person it spoke of ("he still owes me $1,400")."""
+    order = [i for i in store.turns[unit.turn_id].unit_ids if i in store.units]
+    later = [store.units[i] for i in order[order.index(unit.id) + 1:]] if unit.id in order else []
+    out: list[Unit] = []
+    introduces_list = unit.text.rstrip().endswith(":")
+    for nxt in later:
+        goes_on = (_LIST_ITEM.match(nxt.text) is not None if introduces_list
+                   else _GOES_ON_ABOUT.search(nxt.text) is not None and not _asks_assistant(nxt))
+        if not goes_on:
+            break
+        out.append(nxt)
+    return out
 
 
 def _value_said_after(store: MemoryStore, unit: Unit) -> Unit | None:
@@ -1149,13 +1177,21 @@ def resolve(
                     nearest = semantic.nearest(phrase, live)
                     if nearest is not None:
                         selected.pop(nearest.id, None)
+        if not cats:  # a topic, not a category: everything said about each thing it names
+            for phrase in intent.targets:  # ("my ex and the breakup": the ex, and the breakup)
+                for part in _TOPIC_PARTS.split(before_exception(phrase)):
+                    # (by the words memory says: "what I pay" is the rent, not the salary its
+                    # synonym would find; "the penicillin mix-up" is what is said of penicillin)
+                    said_words = [w for w in re.findall(r"[\w'’-]+", part)
+                                  if (word_tokens := _phrase_tokens(w)) and all(_df(store, t) for t in word_tokens)]
+                    if said_words:
+                        for about in match_phrase(store, " ".join(said_words), exclude_turn=request_turn_id, every=True):
+                            if not _asks_assistant(about):
+                                for goes_on in [about, *_told_on(store, about)]:
+                                    selected[goes_on.id] = goes_on
         # "all the health stuff except the hep B date", "… Keep only the payment date"
         for unit in kept_units:
             selected.pop(unit.id, None)
-        if not cats:  # a topic, not a category: everything that matches the description
-            for phrase in intent.targets:
-                for unit in match_phrase(store, phrase, exclude_turn=request_turn_id):
-                    selected[unit.id] = unit
         res.statements = list(intent.statements)
 
     elif intent.kind == ForgetKind.TIME_WINDOW:

@@ -1280,3 +1280,39 @@ def test_a_writing_word_before_another_noun_is_no_piece_of_writing(text: str, ta
 @pytest.mark.parametrize("text", ["Delete my last draft.", "Scrap my second option please.", "Delete my cover letter draft."])
 def test_a_piece_of_writing_as_the_head_noun_is_no_request(text: str) -> None:
     assert parse_forget_request(text) is None
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("Just because I asked about hearing aids doesn't mean I'm going deaf, so drop that idea.", "deaf"),
+    ("You seem to have decided I'm a vegetarian. I'm not, please delete that.", "vegetarian"),
+    ("Looks like you've got me down as a night owl. Scrap it, I'm up at six.", "owl"),
+    ("why do u think im unemployed?? cross that out pls", "unemployed"),
+    ("Don't remember me as a gambler just because I asked about poker odds once.", "gambler"),
+])
+def test_a_conclusion_stated_in_one_sentence_and_removed_by_a_pronoun_is_f4(text: str, word: str) -> None:
+    _assert_reads(text, ForgetKind.CONCLUSION, word)
+
+
+@pytest.mark.parametrize("text", [
+    "Do you think I'm too old to start piano? Maybe I should drop it.",
+    "Please don't remember me as the quiet one at the party!",
+    "My manager thinks I'm lazy; should I just drop it?",
+    "You think I'm right about the boiler? Then I'll remove the old valve.",
+])
+def test_an_opinion_asked_about_or_a_wish_is_no_conclusion_request(text: str) -> None:
+    assert parse_forget_request(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "Could you wipe everything since Thursday? I overshared.",
+    "please delete everything from this afternoon's chat",
+    "I'd rather you didn't keep the stuff from last weekend, please remove it.",
+])
+def test_everything_of_a_time_is_a_window(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
+
+
+def test_everything_about_a_topic_with_a_time_in_it_is_no_window() -> None:
+    intent = parse_forget_request("Please forget everything about my trip next week.")
+    assert intent is not None and intent.kind != ForgetKind.TIME_WINDOW, intent

@@ -283,7 +283,9 @@ _PART_OF_TEXT = re.compile(
     r"|\bon\s+(?:my|the|your|our)\s+(?:calendar|diary|agenda|planner)\b"
     r"|\b(?:from|in|of)\s+this\s*[:?!.]|[:]\s*['\"“‘]"
     # "from this CSV", "from this rant before I post it": something pasted into the chat
-    r"|\bfrom\s+this\s+(?!(?:conversation|chat|session|thread|memory|list\s+of\s+facts)\b)[\w-]+", re.I)
+    # (not a time: "everything from this morning's chat")
+    r"|\bfrom\s+this\s+(?!(?:conversation|chat|session|thread|memory|list\s+of\s+facts|morning|afternoon|evening|"
+    r"week|weekend|month|year|time)\b|(?:morning|afternoon|evening|week|weekend|month|year)s?['’]?s?\b)[\w-]+", re.I)
 #: words that may follow a noun phrase's head (so a word that is none of these after an
 #: artefact word makes that word a modifier)
 _AFTER_HEAD = (r"about|for|from|of|to|in|on|at|with|by|into|onto|and|or|but|nor|please|pls|too|as|than|that|"
@@ -808,6 +810,12 @@ JUST_SAID = re.compile(
     r"(?:my\s+)?(?:last|previous|earlier)\s+(?:message|msg|text|reply)|(?:that|what|it)\s+(?:just\s+)?slipped\s+out)\b",
     re.I,
 )
+#: an object that is everything of some span: "everything since Monday", "the stuff from the
+#: past week", "all the messages from …" (with a time in it, a window)
+_ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?:of\s+)?)?(?:everything|anything|whatever|all|"
+                            r"(?:the|that|those)\s+(?:stuff|lot|things?|messages?|bits?))\b", re.I)
+#: … unless it says what it is about ("everything about my trip next week" is a topic)
+_ABOUT_A_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on\s+(?:my|the|our|his|her))\b", re.I)
 _SPEECH_OBJECT = re.compile(
     r"^(?:(?:all|any|every|each)\s+(?:of\s+)?)?(?:that|this|the|our|those|these|what|everything|"
     r"anything|whatever|all)\b(?:(?!\babout\b).)*\b(?:conversations?|chats?|sessions?|discussions?|"
@@ -819,7 +827,7 @@ _SPEECH_OBJECT = re.compile(
 #: cheap screen: a turn with none of these words cannot be a forget request (most turns)
 _SCREEN = re.compile(
     r"\b(?:forget|erase|delete|remove|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|strike|"
-    r"scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross\s+off|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
+    r"scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross\s+(?:(?:it|that)\s+)?off|cross\s+(?:it|that)\s+out|stop|rid\s+of|throw\s+(?:away|out)|let\s+go|cross\s+out|take\s+out|replace|"
     r"un-?know|un-?remember|un-?file|memory-?hole|zap|chuck|abandon|take\s+away|"
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
     r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
@@ -838,7 +846,7 @@ _SCREEN = re.compile(
 _QUICK_WORDS = re.compile(literal_pattern((
     "forget|forgt|foget|frget|forgte|froget|erase|delet|remove|gone.|gone!|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|unknow|un-know|unremember|un-remember|unfile|un-file|memory-hole|memoryhole|zap|chuck|abandon|take away|gone from|taken out|"
-    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off.|off!|off,|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
+    "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|cross it out|cross that out|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off.|off!|off,|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -1164,9 +1172,72 @@ def parse_forget_request(text: str, known: Known | None = None) -> ForgetIntent 
     if not _SCREEN.search(text):
         return None
     intent = _parse(text, known)
+    if intent is None or (intent.kind in (ForgetKind.FACT, ForgetKind.FACTS) and not any(
+            _names_something(t) and not _MEMORY_PLACE.fullmatch(t.strip()) for t in intent.targets)):
+        # "Just because I asked about wheelchairs doesn't mean I'm disabled. Please stop
+        # working from that idea.": the conclusion is stated, and the removal points at it
+        intent = _conclusion_pointed_at(text) or intent
     if intent is not None:
         intent.text = text
     return intent
+
+
+#: a conclusion the user says the assistant drew (group ``c``): "just because I asked about X
+#: doesn't mean I'm Y", "you've decided I'm Y", "you've filed me under Y", "why do u think im
+#: Y", "whatever picture you've built up of me as Y", "don't remember me as Y"
+_CONCLUSION_STATED = re.compile(
+    r"\bjust\s+(?:because|cause|cos|bc)\s+i\b[^.;!?]*?\b(?:doesn't|doesnt|does\s+not|don't|dont)\s+mean\s+(?:that\s+)?"
+    r"(?P<c1>i(?:'m|’m|m|\s+am)\s[^.;!?]+)"
+    r"|\b(?:you|u)(?:'ve|’ve|\s+have|ve)?\s+(?:(?:apparently|seem\s+to|seemed\s+to|might|may|must|probably|already|"
+    r"clearly|obviously|somehow|have|had)\s+)*(?:decided|concluded|inferred|assumed|guessed|figured|worked\s+out|"
+    r"think|thought|believe)\s+(?:that\s+)?(?P<c2>i(?:'m|’m|m|\s+am|\s+was|'ve|’ve|\s+have)\s[^.;!?]+)"
+    r"|\b(?:you|u)(?:'ve|’ve|\s+have|ve)?\s+(?:(?:apparently|seem\s+to|seemed\s+to|might|may|must|probably|already|"
+    r"clearly|obviously|somehow|have|had)\s+)*(?:filed\s+me\s+(?:away\s+)?(?:under|as)|label+ed\s+me(?:\s+as)?|"
+    r"pegged\s+me(?:\s+as)?|marked\s+me\s+(?:down\s+)?as|(?:got|have)\s+me\s+(?:down\s+)?as)\s+(?P<c6>[^.;!?]+)"
+    r"|\b(?:picture|image|impression|idea|view)\s+(?:you(?:'ve|’ve|\s+have)?|u)\s+(?:\w+\s+){0,2}?of\s+me\s+as\s+(?P<c3>[^.;!?,]+)"
+    r"|\b(?:don't|dont|don’t|do\s+not|never)\s+(?:remember|think\s+of|see|read)\s+me\s+as\s+(?P<c4>[^.;!?,]+)"
+    r"|\bas\s+meaning\s+(?:that\s+)?(?P<c5>i(?:'m|’m|m|\s+am)\s[^.;!?,]+)",
+    re.I,
+)
+#: where the conclusion's reason begins ("… I'm disabled because I asked about wheelchairs")
+_REASON = re.compile(r"\s+(?:just\s+)?(?:because|bc|cos|cause|since|from|after|lol|lmao|haha)\b.*$", re.I)
+#: a removal said of the conclusion: "drop that idea", "remove that", "cross it out", "stop
+#: with that", "stop working from that idea"
+_DROP_IT = re.compile(
+    r"\b(?:drop|remove|delete|erase|scrap|forget|bin|ditch|cross|clear|wipe|lose|scratch|strike|undo|purge|correct|fix)\b"
+    r"[^.;!?]{0,20}?\b(?:that|it|this|the\s+(?:idea|assumption|label|conclusion|inference|note))\b"
+    r"|\bstop\s+(?:with\s+(?:that|it|this)|working\s+from|using\s+(?:that|it|this)|thinking\s+(?:that|it|this))\b",
+    re.I,
+)
+#: the reason a conclusion was drawn: something the user asked or looked up
+_ASKED_ONLY = re.compile(r"\b(?:because|bc|cos|cause|since|from)\s+(?:i|my)\s+(?:asked|ask|looked|searched|googled|"
+                         r"question|questions|was\s+asking|wanted\s+to\s+know)\b", re.I)
+#: a target that says where, not what: "from memory"
+_MEMORY_PLACE = re.compile(r"(?:from|out\s+of|in)\s+(?:your\s+|ur\s+|my\s+|the\s+)?(?:memory|memories|notes|records?)\W*", re.I)
+
+
+def _conclusion_pointed_at(text: str) -> ForgetIntent | None:
+    """An F4 whose conclusion is stated in one sentence and removed by a pronoun in another."""
+    stated = _CONCLUSION_STATED.search(text)
+    if stated is None:
+        return None
+    if stated.group("c4"):
+        # "don't remember me as someone with money problems just because I asked about payday
+        # loans" removes what a question led to; "Please don't remember me as grumpy" is a wish
+        if not _ASKED_ONLY.search(text):
+            return None
+    elif not _DROP_IT.search(text):
+        return None
+    if stated.group("c2") and re.search(r"(?<!why\s)\b(?:do|does|did|would|could|should|will)\s*$", text[: stated.start()], re.I):
+        return None  # "Do you think I'm overreacting? Should I drop it?" asks; "why do u think im …" objects
+    said = next(g for g in stated.groups() if g)
+    conclusion = clean_target(_REASON.sub("", said).strip(" ,'\"‘’“”"))
+    if not conclusion or not _names_something(conclusion):
+        return None
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+    directives = [s for s in sentences if _DROP_IT.search(s) or _CONCLUSION_STATED.search(s)]
+    return ForgetIntent(ForgetKind.CONCLUSION, targets=[conclusion],
+                        statements=[s for s in sentences if s not in directives], directives=directives)
 
 
 def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
@@ -1356,6 +1427,11 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
 
     # F5: speech inside a time window (the time may be named in another clause)
     for _directive, _verb, obj in directives:
+        if (_ALL_OF_A_TIME.match(obj) and not _ABOUT_A_TOPIC.search(obj)
+                and parse_time_reference(obj, datetime(2000, 1, 1)) is not None):
+            # "everything since Monday", "the stuff from the past week": all of a time
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
+                                statements=statements, directives=directive_texts)
         if not (_SPEECH.search(obj) or obj in spoken) or _NAMES_ITEMS.search(spoken.get(obj, obj)):
             continue  # "the thing I told you last week about my pension": a fact, not a window
         if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:

@@ -744,10 +744,16 @@ _CONCLUSION_NOUN = re.compile(r"\b(?:conclusions?|assumptions?|inferences?|idea|
 _DISPUTED = re.compile(
     r"(?:\b(?:doesn't|does\s+not|don't|didn't|does\s*n't)\s+(?:mean|make)\s+(?:that\s+)?(?:i'm|i\s+am|im|me)\s+|≠\s*|"
     r"\bi(?:'m|’m|\s+am)\s+not\s+|"
+    # "whatever picture you've built up of me as an anxious person"; "don't read my questions
+    # about visas as meaning I'm an immigrant"; "don't remember me as someone with money
+    # problems just because I asked about payday loans"
+    r"\b(?:picture|image|impression|idea|view)\s+(?:you|u)(?:'ve|’ve|\s+have)?\s+(?:\w+\s+){0,2}?of\s+me\s+as\s+|"
+    r"\bas\s+meaning\s+(?:that\s+)?(?:i'm|i\s+am|im)\s+|"
+    r"\b(?P<remember>(?:remember|think\s+of|see)\s+me\s+as)\s+(?:someone\s+(?:with|who(?:'s|’s|\s+is)?)\s+)?|"
     # what the user says the assistant made of them: "you seem to think I'm vegetarian", "you
     # have me down as someone with an eating disorder", "you've decided I'm a student"
-    r"\byou(?:'ve|’ve|\s+have)?\s+(?:\w+ly\s+)?(?:(?:seem|appear|might|may|must)\s+(?:to\s+)?)?(?:\w+ly\s+)?(?:(?:have\s+)?"
-    r"(?:think|thought|decided|concluded|assumed|guessed|figured|presumed|"
+    r"\b(?:you|u)(?:'ve|’ve|\s+have|ve)?\s+(?:\w+ly\s+)?(?:(?:seem|seemed|appear|might|may|must)\s+(?:to\s+)?)?(?:\w+ly\s+)?(?:(?:have\s+)?"
+    r"(?:think|thought|decided|concluded|inferred|assumed|guessed|figured|presumed|believe|"
     r"(?:formed|gotten|got|taken|have)\s+the\s+(?:view|idea|impression|opinion)\s+)\s*"
     r"(?:that\s+)?(?:i'm|i\s+am|im|(?P<have>i\s+have|i've|i’ve))|(?:have|had|got)\s+me\s+down\s+as|"
     r"(?:have\s+)?(?:labelled|labeled|filed|pegged|marked|tagged)\s+me\s+(?:as|under)|"
@@ -755,7 +761,7 @@ _DISPUTED = re.compile(
     r"(?:been\s+)?(?:talk|treat|speak|respond|writ|address|act)\w*\s+(?:to\s+)?(?:me\s+)?(?:like|as\s+if|as\s+though)\s+"
     r"(?:i'm|i\s+am|im|i\s+was))\s+"
     r"(?:someone\s+(?:with|who(?:'s|’s|\s+is)?)\s+)?)"
-    r"(?:a\s+|an\s+)?(?P<trait>[a-z][\w' -]{1,40}?)(?=\s*(?:[.,;:!?]|$|\s+(?:and|but|just|because|from|bc|since|"
+    r"(?:a\s+|an\s+)?['‘\"“]?(?P<trait>[a-z][\w' -]{1,40}?)(?=\s*(?:[.,;:!?]|$|\s+(?:and|but|just|because|from|bc|since|"
     r"i\b)))",
     re.I,
 )
@@ -1182,25 +1188,6 @@ def parse_forget_request(text: str, known: Known | None = None) -> ForgetIntent 
     return intent
 
 
-#: a conclusion the user says the assistant drew (group ``c``): "just because I asked about X
-#: doesn't mean I'm Y", "you've decided I'm Y", "you've filed me under Y", "why do u think im
-#: Y", "whatever picture you've built up of me as Y", "don't remember me as Y"
-_CONCLUSION_STATED = re.compile(
-    r"\bjust\s+(?:because|cause|cos|bc)\s+i\b[^.;!?]*?\b(?:doesn't|doesnt|does\s+not|don't|dont)\s+mean\s+(?:that\s+)?"
-    r"(?P<c1>i(?:'m|’m|m|\s+am)\s[^.;!?]+)"
-    r"|\b(?:you|u)(?:'ve|’ve|\s+have|ve)?\s+(?:(?:apparently|seem\s+to|seemed\s+to|might|may|must|probably|already|"
-    r"clearly|obviously|somehow|have|had)\s+)*(?:decided|concluded|inferred|assumed|guessed|figured|worked\s+out|"
-    r"think|thought|believe)\s+(?:that\s+)?(?P<c2>i(?:'m|’m|m|\s+am|\s+was|'ve|’ve|\s+have)\s[^.;!?]+)"
-    r"|\b(?:you|u)(?:'ve|’ve|\s+have|ve)?\s+(?:(?:apparently|seem\s+to|seemed\s+to|might|may|must|probably|already|"
-    r"clearly|obviously|somehow|have|had)\s+)*(?:filed\s+me\s+(?:away\s+)?(?:under|as)|label+ed\s+me(?:\s+as)?|"
-    r"pegged\s+me(?:\s+as)?|marked\s+me\s+(?:down\s+)?as|(?:got|have)\s+me\s+(?:down\s+)?as)\s+(?P<c6>[^.;!?]+)"
-    r"|\b(?:picture|image|impression|idea|view)\s+(?:you(?:'ve|’ve|\s+have)?|u)\s+(?:\w+\s+){0,2}?of\s+me\s+as\s+(?P<c3>[^.;!?,]+)"
-    r"|\b(?:don't|dont|don’t|do\s+not|never)\s+(?:remember|think\s+of|see|read)\s+me\s+as\s+(?P<c4>[^.;!?,]+)"
-    r"|\bas\s+meaning\s+(?:that\s+)?(?P<c5>i(?:'m|’m|m|\s+am)\s[^.;!?,]+)",
-    re.I,
-)
-#: where the conclusion's reason begins ("… I'm disabled because I asked about wheelchairs")
-_REASON = re.compile(r"\s+(?:just\s+)?(?:because|bc|cos|cause|since|from|after|lol|lmao|haha)\b.*$", re.I)
 #: a removal said of the conclusion: "drop that idea", "remove that", "cross it out", "stop
 #: with that", "stop working from that idea"
 _DROP_IT = re.compile(
@@ -1217,27 +1204,34 @@ _MEMORY_PLACE = re.compile(r"(?:from|out\s+of|in)\s+(?:your\s+|ur\s+|my\s+|the\s
 
 
 def _conclusion_pointed_at(text: str) -> ForgetIntent | None:
-    """An F4 whose conclusion is stated in one sentence and removed by a pronoun in another."""
-    stated = _CONCLUSION_STATED.search(text)
-    if stated is None:
+    """An F4 whose conclusion the user says the assistant drew in one sentence ("Just because
+    I looked up AA meetings doesn't mean I'm an alcoholic", "u seem to have decided im gay")
+    and removes in another by a pronoun ("Drop that idea.", "so cross it out"); or that a
+    "don't remember me as …" removes itself, when what led to it was something asked."""
+    disputed = next((m for m in _DISPUTED.finditer(text) if _A_VIEW.match(m.group(0))), None)
+    if disputed is None:
         return None
-    if stated.group("c4"):
-        # "don't remember me as someone with money problems just because I asked about payday
-        # loans" removes what a question led to; "Please don't remember me as grumpy" is a wish
-        if not _ASKED_ONLY.search(text):
+    if disputed.group("remember"):
+        if not re.search(r"\b(?:don't|dont|don’t|do\s+not|never)\s+$", text[: disputed.start()], re.I):
             return None
+        if not _ASKED_ONLY.search(text):
+            return None  # "Please don't remember me as grumpy" is a wish, not a removal
     elif not _DROP_IT.search(text):
         return None
-    if stated.group("c2") and re.search(r"(?<!why\s)\b(?:do|does|did|would|could|should|will)\s*$", text[: stated.start()], re.I):
+    if re.search(r"(?<!why\s)\b(?:do|does|did|would|could|should|will)\s*$", text[: disputed.start()], re.I):
         return None  # "Do you think I'm overreacting? Should I drop it?" asks; "why do u think im …" objects
-    said = next(g for g in stated.groups() if g)
-    conclusion = clean_target(_REASON.sub("", said).strip(" ,'\"‘’“”"))
-    if not conclusion or not _names_something(conclusion):
-        return None
+    being = "I have" if disputed.group("have") else "I'm"
+    trait = re.sub(r"(?:\s+(?:lol|lmao|haha|tbh|though|honestly|either))+$", "", disputed.group("trait").strip(), flags=re.I)
+    conclusion = f"the conclusion that {being} {trait}"
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
-    directives = [s for s in sentences if _DROP_IT.search(s) or _CONCLUSION_STATED.search(s)]
+    directives = [s for s in sentences if _DROP_IT.search(s) or disputed.group(0) in s]
     return ForgetIntent(ForgetKind.CONCLUSION, targets=[conclusion],
                         statements=[s for s in sentences if s not in directives], directives=directives)
+
+
+#: a dispute about a view of the user (not "I'm not going"): the assistant's, or what a
+#: question was taken to mean
+_A_VIEW = re.compile(r"\W*(?:you|u\b|doesn|does|don|didn|picture|image|impression|idea|view|as\s+meaning|remember|think|see)", re.I)
 
 
 def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:

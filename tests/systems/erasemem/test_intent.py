@@ -1316,3 +1316,17 @@ def test_everything_of_a_time_is_a_window(text: str) -> None:
 def test_everything_about_a_topic_with_a_time_in_it_is_no_window() -> None:
     intent = parse_forget_request("Please forget everything about my trip next week.")
     assert intent is not None and intent.kind != ForgetKind.TIME_WINDOW, intent
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("We've got the grey Octavia now. The red Fiesta is gone, so forget it.", ForgetKind.REPLACEMENT, "fiesta"),
+    ("Moved my savings to Brightwell, so the Cobalt account isn't relevant anymore, please remove it.",
+     ForgetKind.REPLACEMENT, "cobalt"),
+    ("I'm no longer on amitriptyline, please take that off my notes.", ForgetKind.FACT, "amitriptyline"),
+])
+def test_a_pronoun_points_at_what_the_user_says_is_over(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+def test_being_off_for_a_while_is_nothing_over() -> None:
+    assert parse_forget_request("I'm not on call this weekend, forget it.") is None

@@ -636,7 +636,16 @@ _OFF_LIMITS = re.compile(
     r"|\b(?:cancel(?:led|ed)?|called\s+off)\s+(?P<cancelled>(?:the|my|our)\s+[^,;.!?]+?)(?=\s*[,;.!?]|\s+(?:so|and|because)\b)"
     # "I'm not comfortable with the alarm code being stored anywhere. Please delete it."
     r"|\b(?:not\s+comfortable|uncomfortable|not\s+happy|don't\s+like|do\s+not\s+like)\s+(?:with\s+)?"
-    r"(?P<uneasy>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+being\s+(?:stored|kept|saved|held|on\s+file)\b",
+    r"(?P<uneasy>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+being\s+(?:stored|kept|saved|held|on\s+file)\b"
+    # "the silver Civic is gone so forget it", "the Harlow one isn't relevant anymore, please
+    # remove it": a thing the user says is over
+    r"|(?P<over>\b(?:the|my|our)\s+[^,;.!?]+?)\s+(?:is|are|'s|’s)\s+(?:(?:all\s+)?gone|over|history|out\s+of\s+date|outdated|"
+    r"irrelevant|no\s+longer\s+(?:relevant|valid|current|true|a\s+thing)|not\s+(?:relevant|valid|current|true)\s+any\s*more)\b"
+    r"|(?P<over2>\b(?:the|my|our)\s+[^,;.!?]+?)\s+(?:isn't|isnt|isn’t|aren't|arent|aren’t)\s+(?:relevant|valid|current|true|a\s+thing)"
+    r"\s+any\s*(?:more|longer)\b"
+    # "I'm no longer on sertraline, please take that off"
+    r"|\bi(?:'m|’m|\s+am|m)\s+no\s+longer\s+on\s+(?P<stopped>[^,;.!?]+?)(?=\s*[,;.!?]|\s*$|\s+(?:so|and)\b)"
+    r"|\bi(?:'m|’m|\s+am|m)\s+not\s+on\s+(?P<stopped2>[^,;.!?]+?)\s+any\s*(?:more|longer)\b",
     re.I,
 )
 
@@ -680,7 +689,7 @@ def _antecedent(clause: str) -> str | None:
     m = _OFF_LIMITS.search(clause)
     if m:
         return (m.group("np") or m.group("said") or m.group("unneeded") or m.group("unneeded2") or m.group("uneasy")
-                or m.group("secret")
+                or m.group("secret") or m.group("over") or m.group("over2") or m.group("stopped") or m.group("stopped2")
                 or m.group("unsafe") or m.group("cancelled") or m.group("noneed")).strip()
     m = _OLD_SUBJECT.match(clause)
     if m:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bemula.systems.erasemem.intent import ForgetKind, parse_forget_request
+from bemula.systems.erasemem.intent import ForgetKind, parse_forget_request, split_targets
 
 F1 = [
     "Please forget that I'm allergic to penicillin.",
@@ -1330,3 +1330,20 @@ def test_a_pronoun_points_at_what_the_user_says_is_over(text: str, kind: ForgetK
 
 def test_being_off_for_a_while_is_nothing_over() -> None:
     assert parse_forget_request("I'm not on call this weekend, forget it.") is None
+
+
+@pytest.mark.parametrize(("target", "items"), [
+    ("my waist, inside leg and collar size", ["my waist", "my inside leg", "my collar size"]),
+    ("my shift pattern n pay grade", ["my shift pattern", "my pay grade"]),
+    ("my cousin's address nor her phone number", ["my cousin's address", "her phone number"]),
+    ("my medications (lithium, quetiapine) and my GP's name", ["my medications (lithium, quetiapine)", "my GP's name"]),
+    ("rock and roll", ["rock and roll"]),
+    ("my mum and dad's anniversary", ["my mum and dad's anniversary"]),
+])
+def test_list_items_share_a_possessive_said_once_and_keep_what_is_in_brackets(target: str, items: list[str]) -> None:
+    assert split_targets(target) == items
+
+
+def test_a_comment_after_a_list_is_not_an_item() -> None:
+    intent = parse_forget_request("scrap my cat's name and my first school, those are my password hints lol")
+    assert intent is not None and intent.targets == ["my cat's name", "my first school"], intent

@@ -478,7 +478,7 @@ _CHANGE = re.compile(
 CHANGE_CUE = _CHANGE
 _LIST_SPLIT = re.compile(r"\s*(?:,?\s+and\s+(?:also\s+|then\s+)?(?:forget|delete|remove|erase|wipe|drop|scrap|bin|ditch|purge|"
                          r"lose)\s+|,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|\s+[+&]\s+|"
-                         r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+)\s*", re.I)
+                         r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+|\s+nor\s+|\s+n\s+)\s*", re.I)
 #: what a further item of a list opens with ("…, my phone", "…, and the PIN", "…, 2093")
 _LIST_ITEM = re.compile(
     r"^(?:(?:and|or|plus|as\s+well\s+as)\s+)?(?:my|the|our|his|her|their|your|a|an|both|also|"
@@ -493,15 +493,20 @@ def _first_phrase(text: str) -> str:
     """The object phrase up to a comma that starts another clause: "the office address,
     send everything home" names the office address; "my email, my phone and the PIN" is a
     list and stays whole."""
-    parts = text.split(", ")
+    parts = re.split(r", (?![^()]*\))", text)  # (not inside brackets: "my allergies (peanuts, shellfish)")
     if _is_bare_list([p for q in parts for p in re.split(r"\s+(?:and|or)\s+", q)]):
         return text  # "landlord's name, rent amount, lease end date"
     kept = [parts[0]]
     for part in parts[1:]:
-        if not _LIST_ITEM.match(part):
-            break
+        if not _LIST_ITEM.match(part) or _COMMENT_CLAUSE.match(part):
+            break  # (", those are my security answers": a comment on the list, not an item)
         kept.append(part)
     return ", ".join(kept)
+
+
+#: a clause about what came before it: "those are literally my security answers", "that's private"
+_COMMENT_CLAUSE = re.compile(r"(?:those|these|that|they|which|it)\s+(?:are|were|is|was|have|had)\b|"
+                             r"(?:that's|that’s|they're|they’re|it's|it’s)\b", re.I)
 
 
 def _is_bare_list(parts: list[str]) -> bool:
@@ -540,8 +545,33 @@ def clean_target(raw: str) -> str:
 
 def split_targets(target: str) -> list[str]:
     """"my home address and my phone number" -> two targets; "rock and roll" stays one."""
-    raw_parts = _joined_within_items([p.strip(" ,.;:") for p in _LIST_SPLIT.split(target)],
-                                     [m.group(0) for m in _LIST_SPLIT.finditer(target)])
+    # a list in brackets is one item's examples: "my allergies (peanuts, shellfish)"
+    bracketed = {f"\0{n}\0": m.group(0) for n, m in enumerate(re.finditer(r"\([^()]*\)", target))}
+    for key, text in bracketed.items():
+        target = target.replace(text, key, 1)
+    return [_unbracketed(p, bracketed) for p in _split_list(target)]
+
+
+def _unbracketed(text: str, bracketed: dict[str, str]) -> str:
+    for key, original in bracketed.items():
+        text = text.replace(key, original)
+    return text
+
+
+#: an item that shares the first item's possessive: "weight" in "my height, weight and shoe size"
+_BARE_NOUN = re.compile(r"(?!(?:my|our|his|her|their|your|its|the|a|an|this|that|these|those)\b)[a-z][a-z-]+(?:\s+[a-z][a-z-]+)?")
+_OWNER = re.compile(r"^(my|our|his|her|their)\s+[a-z]", re.I)
+
+
+def _split_list(target: str) -> list[str]:
+    """``split_targets`` without brackets."""
+    raw = [p.strip(" ,.;:") for p in _LIST_SPLIT.split(target)]
+    owner = _OWNER.match(raw[0])
+    if owner and len(raw) >= 2 and all(
+            _BARE_NOUN.fullmatch(p) and not _NOT_AN_ITEM.search(p) and not _NOT_A_THING.search(p) for p in raw[1:]):
+        # "my height, weight and shoe size", "my height n weight": the possessive said once
+        return [raw[0], *(f"{owner.group(1)} {p}" for p in raw[1:])]
+    raw_parts = _joined_within_items(raw, [m.group(0) for m in _LIST_SPLIT.finditer(target)])
     parts = list(dict.fromkeys(raw_parts))
     if len(parts) < 2:
         # "Whitfield and forget Whitfield": one thing named twice

@@ -9,9 +9,11 @@ The default file is the held-out half of a set written by an author who had not 
 rules (``tests/systems/erasemem/data/heldout_requests.tsv``): it was never used to write or
 tune them, so it says how the rules carry over to wording they were not built on. So are
 ``heldout_2026-12-07c.tsv`` (minimal pairs) and ``heldout_2026-12-07d.tsv`` (type
-boundaries), the unread halves of two sets whose other halves (``written_2026-12-07c.tsv``,
-``written_2026-12-07d.tsv``) were developed on, as were ``written_2026-12-07.tsv``,
-``written_2026-12-07b.tsv``, ``requests.tsv`` and ``not_requests.txt``.
+boundaries) and ``heldout_2026-12-07e.tsv`` (three more writers: casual texting, non-native
+and formal writers, hard non-requests), the unread halves of sets whose other halves
+(``written_2026-12-07c.tsv``, ``written_2026-12-07d.tsv``, ``written_2026-12-07e.tsv``) were
+developed on, as were ``written_2026-12-07.tsv``, ``written_2026-12-07b.tsv``,
+``requests.tsv`` and ``not_requests.txt``.
 
 With ``--meaning``, what the rules do not read is read by erasemem's classifier over MiniLM
 embeddings too (``-o semantic_detect=true``, ``meaning.py``), as the system does; its

@@ -1347,3 +1347,47 @@ def test_list_items_share_a_possessive_said_once_and_keep_what_is_in_brackets(ta
 def test_a_comment_after_a_list_is_not_an_item() -> None:
     intent = parse_forget_request("scrap my cat's name and my first school, those are my password hints lol")
     assert intent is not None and intent.targets == ["my cat's name", "my first school"], intent
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("My bike lock code, which I gave you when I lost the key, need not be kept any longer.", ForgetKind.FACT, "lock"),
+    ("the thing about my overdraft, thats not something i want u holding onto", ForgetKind.FACT, "overdraft"),
+    ("It would ease my mind if you no longer retained my niece's school name.", ForgetKind.FACT, "school"),
+    ("I'd be grateful if my old Hotmail address were removed.", ForgetKind.FACT, "hotmail"),
+    ("that long rant about my flatmate, can that not be stored?", ForgetKind.FACT, "flatmate"),
+    ("Kindly take off the record the sum I lent my brother-in-law.", ForgetKind.FACT, "sum"),
+    ("I told you a great deal about my sister's divorce. I should like all of it put out of your memory.",
+     ForgetKind.FACT, "divorce"),
+    ("Disregard the blood test result I mentioned, please.", ForgetKind.FACT, "blood"),
+    ("Could I trouble you to set aside the figure I gave you for my pension pot?", ForgetKind.FACT, "pension"),
+    ("My previous phone number you can delete please, is not used anymore.", ForgetKind.FACT, "phone"),
+])
+def test_removal_said_in_idioms_people_use(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("the house move and the mortgage - everything ive said about that, pls bin it", "mortgage"),
+    ("My row with the neighbours over parking, all you have about it, erase it.", "neighbours"),
+    ("My gambling problem, everything about it, can you remove from memory?", "gambling"),
+])
+def test_a_topic_said_first_then_everything_about_it_is_a_category_request(text: str, word: str) -> None:
+    _assert_reads(text, ForgetKind.CATEGORY, word)
+
+
+def test_everything_from_an_occasion_is_a_window() -> None:
+    intent = parse_forget_request("anything from the night of the leaving do, drop it, i was a mess")
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
+
+
+@pytest.mark.parametrize("text", [
+    "I want to set aside some money for my holiday, can you help?",
+    "How do I dispose of my old mattress?",
+    "I'm so grateful you helped with my CV.",
+    "Could I ask you to help me with my tax return?",
+    "Paris, anything you can tell me about it?",
+    "I'd be grateful if you could check my cover letter.",
+    "My sister will withdraw her application if the pay is that low.",
+])
+def test_idiom_words_in_ordinary_talk_are_no_requests(text: str) -> None:
+    assert parse_forget_request(text) is None

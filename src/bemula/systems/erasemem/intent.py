@@ -423,7 +423,7 @@ _TAIL_STRIP = [
     r"\s+for\s+(?:anything|everything|any\s+reason|any\s+purpose)\b.*$",
     # "I don't want all that kept somewhere": where it would be kept is no part of the target
     r"\s+(?:somewhere|anywhere|around|about\s+the\s+place)\s*$",
-    r"\s+(?:any\s*more|anymore|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
+    r"\s+(?:any\s*more|anymore|any\s+longer|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
     r"forever|immediately|please|thanks|thank\s+you|if\s+you\s+can|if\s+you\s+could|altogether|everywhere)\s*$",
 ]
 _QUANTIFIED = re.compile(
@@ -476,7 +476,7 @@ _CHANGE = re.compile(
 )
 #: a statement that tells of a change (for resolution: where the replaced attribute is named)
 CHANGE_CUE = _CHANGE
-_LIST_SPLIT = re.compile(r"\s*(?:,?\s+and\s+(?:also\s+|then\s+)?(?:forget|delete|remove|erase|wipe|drop|scrap|bin|ditch|purge|"
+_LIST_SPLIT = re.compile(r"\s*(?:,?\s+and\s+likewise\s+|,?\s+and\s+(?:also\s+)?equally\s+|,?\s+and\s+(?:also\s+|then\s+)?(?:forget|delete|remove|erase|wipe|drop|scrap|bin|ditch|purge|"
                          r"lose)\s+|,\s*(?:and\s+|or\s+|as\s+well\s+as\s+)?|;\s*|\s+and\s+also\s+|\s+and\s+|\s+or\s+|\s+[+&]\s+|"
                          r"\s+as\s+well\s+as\s+|\s+plus\s+|\s+along\s+with\s+|\s+together\s+with\s+|\s+nor\s+|\s+n\s+)\s*", re.I)
 #: what a further item of a list opens with ("…, my phone", "…, and the PIN", "…, 2093")
@@ -506,7 +506,7 @@ def _first_phrase(text: str) -> str:
 
 #: a clause about what came before it: "those are literally my security answers", "that's private"
 _COMMENT_CLAUSE = re.compile(r"(?:those|these|that|they|which|it)\s+(?:are|were|is|was|have|had)\b|"
-                             r"(?:that's|that’s|they're|they’re|it's|it’s)\b", re.I)
+                             r"(?:that's|that’s|they're|they’re|it's|it’s)\b|(?:which|that|who)\s+(?:i|you|we)\b", re.I)
 
 
 def _is_bare_list(parts: list[str]) -> bool:
@@ -629,6 +629,8 @@ def _clauses(text: str) -> list[str]:
 
 _ANTECEDENT_CUE = re.compile(
     r"\b(?:sharing|shared|share|telling\s+you|told\s+you|tell\s+you|mentioning|mentioned|(?:i\s+was\s+)?saying|"
+    # "I confided rather a lot in you about a romantic attachment"
+    r"confided\s+(?:(?:quite|rather|so|too)\s+)?(?:a\s+lot\s+|much\s+|everything\s+)?(?:in\s+you|to\s+you)|"
     r"t(?:ell|old)\s+(?:anyone|anybody|people|others|a\s+soul)\s+about|"
     r"(?:went|going)\s+on\s+about|"
     r"mention|giving\s+you|gave\s+you|put\w*\s+together|work\w*\s+out|figur\w*\s+out|piec\w*\s+together|"
@@ -859,6 +861,8 @@ JUST_SAID = re.compile(
 #: past week", "all the messages from …" (with a time in it, a window)
 _ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?:of\s+)?)?(?:everything|anything|whatever|all|"
                             r"(?:the|that|those)\s+(?:stuff|lot|things?|messages?|bits?))\b", re.I)
+#: … or of an occasion by its time of day ("anything from the night of my birthday")
+_NIGHT_OF = re.compile(r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend)\s+(?:of|after|before|when)\b", re.I)
 #: … unless it says what it is about ("everything about my trip next week" is a topic)
 _ABOUT_A_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on\s+(?:my|the|our|his|her))\b", re.I)
 _SPEECH_OBJECT = re.compile(
@@ -893,6 +897,8 @@ _QUICK_WORDS = re.compile(literal_pattern((
     "strike|stop|unknow|un-know|unremember|un-remember|unfile|un-file|memory-hole|memoryhole|zap|chuck|abandon|take away|gone from|taken out|"
     "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|cross it out|cross that out|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off.|off!|off,|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
+    "disregard|dispose|set aside|put aside|withdraw|off the record|never happen|treated as|not be stored|not be kept|"
+    "need not|needn't|needn’t|obliged|grateful|not something|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
     # the idioms of _IDIOMS below, as literals (a regex with ".{1,80}" here doubled the
@@ -1045,6 +1051,14 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b(?:replace|overwrite|swap\s+out)\s+(?=[^.?!;]*\b(?:old|previous|former|earlier|before|memory|notes|records|"
      r"everywhere|you\s+had|you\s+have|you've\s+got|on\s+file|out\s+of\s+date|isn't\s+accurate|not\s+accurate)\b)",
      "remove ", ("replace", "overwrite", "swap out")),
+    # "drinking and my recovery - everything ive said about that, pls drop it", "My conflict at
+    # work with the Teamleiter, all you have about it, erase it": the topic said first, then
+    # "everything about it" -> "everything about drinking and my recovery, … drop it"
+    # (not "I want you to forget it, all of it": the topic holds no removal of its own)
+    (r"(^|[.!?]\s+)((?:(?![.?!;,—–]|\s-\s|\b(?:forget|delete|erase|remove|wipe|drop|keep|store|want|like)\b)[^\n]){3,100}?)"
+     r"\s*(?:,|[—–]|\s-)\s*(?:(?:every|any)thing|all|whatever|all\s+the\s+story)\s+"
+     r"(?:(?:i(?:'ve|’ve|ve|\s+have)?|you(?:'ve|’ve|\s+have)?)\s+(?:\w+\s+){0,3}?)?(?:about|on|regarding)\s+(?:it|that|this|them)\b",
+     r"\1everything about \2", ("about it", "about that", "about this", "about them", "on it", "on that", "regarding")),
     # "I'd honestly rather there was no record of it" -> "please don't keep it"
     (r"\bi(?:'d|’d|\s+would)\s+(?:\w+\s+)?rather\s+there\s+(?:was|were)\s+no\s+(?:record|trace|note)\s+of\s+",
      "please don't keep ", ("rather",)),
@@ -1157,6 +1171,48 @@ _IDIOMS: list[_Rewrite] = [
     # "you don't need to keep X", "no need to remember X"
     (r"\b(?:you\s+(?:don't|do\s+not)\s+need\s+to|there's\s+no\s+need\s+to|no\s+need\s+to)\s+"
      r"(keep|remember|store|save|retain)\b", r"don't \1", ("need",)),
+    # "X need not be kept any longer", "X needn't be stored"
+    (r"\b((?:my|the|our|his|her|their)\b[^.?!;]{1,120}?),?\s+(?:need\s+not|needn't|needn’t|does\s+not\s+need\s+to|"
+     r"doesn't\s+need\s+to)\s+be\s+(?:kept|stored|retained|remembered|saved|held)\b", r"please don't keep \1",
+     ("need not", "needn't", "needn’t", "need to be")),
+    # "It would ease my mind if you no longer retained X", "I'd be glad if you didn't keep X"
+    (r"\bif\s+you\s+(?:no\s+longer|didn't|did\s+not|would\s+not|wouldn't|stopped)\s+(?:retain|keep|stor|remember|"
+     r"hold|sav)(?:ed|ing|e)?\b", ", please don't keep", ("if you",)),
+    # "I'd be obliged if the amlodipine were removed", "I'd be grateful if that could be struck"
+    (r"\bi(?:'d|’d|\s+would|\s+should)\s+be\s+(?:\w+\s+)?(?:obliged|grateful|glad|happy|pleased|relieved)\s+if\s+"
+     r"((?:(?!\b(?:were|was|could|is|be)\b)[^.?!;]){2,100}?)\s+(?:were|was|could\s+be|is|be)\s+"
+     r"(?:removed|deleted|erased|struck|forgotten|discarded|dropped|taken\s+out)\b", r"please remove \1",
+     ("obliged", "grateful", "glad", "happy", "pleased", "relieved")),
+    # "can that not be stored?", "can it not be kept"
+    (r"\bcan\s+(that|it|this|those|these|they)\s+not\s+be\s+(?:stored|kept|saved|remembered|on\s+file)\b",
+     r"please don't keep \1", ("not be",)),
+    # "take off the record the price I paid", "take that off the record"
+    (r"\btake\s+off\s+the\s+record\b", "remove", ("off the record",)),
+    (r"\btake\s+((?:(?!\boff\b)[^.?!;]){1,60}?)\s+off\s+the\s+record\b", r"remove \1", ("off the record",)),
+    # "I should like all of it put out of your memory", "put it out of your mind"
+    (r"\b(?:i\s+(?:should|would)\s+(?:\w+\s+)?|i(?:'d|’d)\s+(?:\w+\s+)?)?(?:like|want)\s+((?:(?!\bput\b)[^.?!;]){1,60}?)\s+"
+     r"put\s+out\s+of\s+your\s+(?:memory|mind|head)\b", r"please forget \1", ("out of your",)),
+    (r"\bput\s+((?:it|that|this|them|those|all\s+of\s+(?:it|that))\b)\s+out\s+of\s+your\s+(?:memory|mind|head)\b",
+     r"forget \1", ("out of your",)),
+    # "make like it never happened", "pretend it never happend", "I should like (it) treated as
+    # though it had never taken place"
+    (r"\b(?:pretend|make\s+like|act\s+like|act\s+as\s+if)\s+(?:it|that|this|they|those)\s+(?:never\s+happen(?:ed|d)|"
+     r"(?:had\s+)?never\s+(?:been\s+said|taken\s+place|existed))\b", "forget it", ("never",)),
+    (r"\b(?:i\s+(?:should|would)\s+(?:\w+\s+)?|i(?:'d|’d)\s+(?:\w+\s+)?)?(?:like|want)\s+(?:it\s+|that\s+)?treated\s+as\s+"
+     r"(?:though|if)\s+it\s+(?:had\s+)?never\s+(?:happened|taken\s+place|been\s+said)\b", "please forget it", ("treated",)),
+    # "Could I trouble you to …", "Might I ask you to …", "Would you be so kind as to …": please
+    (r"\b(?:could|may|might|can)\s+i\s+(?:trouble|ask|bother|beg)\s+you\s+to\b|\bwould\s+you\s+be\s+so\s+kind\s+as\s+to\b",
+     "please", ("trouble", "ask you", "bother", "beg", "so kind")),
+    # "that's not something I want you holding onto": "please don't keep that"
+    (r"\b(?:that's|that’s|thats|that\s+is|it's|it’s|its|this\s+is)\s+not\s+something\s+i(?:'d|’d|\s+would)?\s+(?:want|like)\s+"
+     r"you\s+(?:to\s+)?(?:keep(?:ing)?|stor(?:e|ing)|remember(?:ing)?|hav(?:e|ing)|retain(?:ing)?)\b", "please don't keep that",
+     ("not something",)),
+    # removal verbs that mean forgetting only of what was said: "disregard the hep B exposure
+    # I mentioned", "set aside two things I shared", "dispose of my telephone number … I
+    # provided" (not "set aside some money", "dispose of the old mattress")
+    (r"\b(?:disregard|dispose\s+of|set\s+aside|put\s+aside|withdraw)\s+(?=[^.?!;]*\b(?:i\s+(?:\w+\s+)?(?:shared|mentioned|told|"
+     r"said|gave|made|wrote|provided|described|confided|typed)|you\s+(?:hold|have|had|kept|stored|retain|noted))\b)",
+     "forget ", ("disregard", "dispose", "aside", "withdraw")),
 ]
 
 
@@ -1172,13 +1228,16 @@ _UNPUNCTUATED_START = re.compile(
 
 #: "Everything concerning my dad's illness, please erase.", "The old one in Valencia please
 #: delete.", "Everything about Jenny. Gone.": the object said first, the verb last with none
+#: (and said to "you", as a writer of another language may: "The old one in Leipzig you
+#: delete please", "The old school don't keep please")
 _FRONTED_OBJECT = re.compile(
     r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s+)"
-    r"(?:(?:please|kindly|just)\s+)*(forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub)|"
-    r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!]|$)", re.I)
-#: … whose cheap sign is a removal verb (or "gone") that ends its sentence
-_VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub|gone)"
-                                 r"(?:\s+(?:please|thanks|now))?\s*(?:[.!]|$)", re.I)
+    r"(?:(?:please|kindly|just)\s+)*(?:you\s+(?:can\s+|may\s+|should\s+)?)?(forget|delete|erase|remove|wipe|scrap|bin|drop|"
+    r"purge|clear|ditch|scrub|don't\s+keep|do\s+not\s+keep)|"
+    r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!,]|$)", re.I)
+#: … whose cheap sign is a removal verb (or "gone") that ends its sentence (or its clause)
+_VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub|gone|keep)"
+                                 r"(?:\s+(?:please|thanks|now))?\s*(?:[.!,]|$)", re.I)
 
 
 def _object_first(m: re.Match[str]) -> str:
@@ -1305,9 +1364,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         # "wipe both pls", "forgt both, my mom reads over my shoulder": a count that points back
         target = "both" if _COUNT_PRONOUN.match(obj) else clean_target(obj)
         category_like = _CATEGORY_OBJECT.match(re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I))
-        pronoun = not _names_something(target) or (
+        pronoun = not _names_something(target) or _MEMORY_PLACE.fullmatch(target.strip()) is not None or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
-        )
+        )  # ("can you remove from memory?" points back like "remove it")
         if pronoun and JUST_SAID.search(obj):
             pronoun = False  # "what I just told you": the last thing the user said (resolve.py)
         # "the Kestrel budget figure is confidential … remove that number": a demonstrative
@@ -1461,7 +1520,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     # F5: speech inside a time window (the time may be named in another clause)
     for _directive, _verb, obj in directives:
         if (_ALL_OF_A_TIME.match(obj) and not _ABOUT_A_TOPIC.search(obj)
-                and parse_time_reference(obj, datetime(2000, 1, 1)) is not None):
+                and (parse_time_reference(obj, datetime(2000, 1, 1)) is not None or _NIGHT_OF.search(obj))):
             # "everything since Monday", "the stuff from the past week": all of a time
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)

@@ -1391,3 +1391,13 @@ def test_everything_from_an_occasion_is_a_window() -> None:
 ])
 def test_idiom_words_in_ordinary_talk_are_no_requests(text: str) -> None:
     assert parse_forget_request(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "The stew recipe wants chorizo, drop it and suggest something milder for the kids.",
+    "Call me Friday — scratch that, I meant Saturday — about the allotment rota.",
+    "Mum keeps telling me to forgive and forget with my brother. Is that fair?",
+    "Can you remove the jargon in this cover letter?",
+])
+def test_a_word_taken_back_or_a_task_is_no_request(text: str) -> None:
+    assert parse_forget_request(text) is None

@@ -112,6 +112,8 @@ _NOT_A_REQUEST = re.compile(
     r"\blet(?:'s|’s| us)\s+forget\b|\b(?:can|could|shall)\s+we\s+(?:just\s+)?forget\s+ab+o+u+t+\b|"
     r"\bforget\s+about\s+(?:it|that|work|this)\s+for\b|"
     r"\bforgot\b|\bforgetful\b|\bforgotten\b(?!.*\?)|"
+    # "forgive and forget"; "Meet Thursday — scratch that, I meant Tuesday": a word taken back
+    r"\bforgive\s+and\s+forget\b|\b(?:scratch|strike)\s+that\W+(?:i\s+meant?|make\s+(?:it|that)|i\s+mean)\b|"
     # the user's own memory: "(I) don't remember the exact idiom", "can't remember whether …"
     r"(?:^|\bi\s+)(?:don't|dont|don’t|do\s+not|can't|cannot|can’t)\s+remember\s+(?:the\s+exact|exactly|whether|if|"
     r"which|how|where|when|who|the\s+name\s+of|what\s+(?!i\b))",
@@ -138,7 +140,7 @@ _TASK_TALK = re.compile(
     # "forget the budget and the timeline for now, just brainstorm"
     r"|\bfor\s+now\b\s*[,;:.!]?\s*(?:and\s+)?(?:just\s+)?(?:brainstorm|write|tell|give|make|focus|help|suggest|explain|"
     r"list|plan|draft|think|come\s+up)\b"
-    r"|\band\s+(?:just\s+)?(?:tell|make|write|say|give|"
+    r"|\band\s+(?:just\s+)?(?:tell|make|write|say|give|suggest|recommend|find|swap|"
     r"explain|show|list|rewrite|turn|put|keep\s+it|use|do|go\s+with|start)\b|\s*[.!]\s+(?:write|tell|give|make|"
     r"explain|list|say|rewrite|rank|sort|order|compare|translate|"
     r"summari[sz]e|check|fix|suggest|recommend|pick|choose|plan|draft)\b"
@@ -284,8 +286,9 @@ _PART_OF_TEXT = re.compile(
     r"|\b(?:from|in|of)\s+this\s*[:?!.]|[:]\s*['\"“‘]"
     # "from this CSV", "from this rant before I post it": something pasted into the chat
     # (not a time: "everything from this morning's chat")
-    r"|\bfrom\s+this\s+(?!(?:conversation|chat|session|thread|memory|list\s+of\s+facts|morning|afternoon|evening|"
-    r"week|weekend|month|year|time)\b|(?:morning|afternoon|evening|week|weekend|month|year)s?['’]?s?\b)[\w-]+", re.I)
+    r"|\b(?:from|in)\s+this\s+(?!(?:conversation|chat|session|thread|memory|list\s+of\s+facts|morning|afternoon|evening|"
+    r"week|weekend|month|year|time|case|way|life|job|house|flat|city|town|country|world|family)\b|"
+    r"(?:morning|afternoon|evening|week|weekend|month|year)s?['’]?s?\b)[\w-]+", re.I)
 #: words that may follow a noun phrase's head (so a word that is none of these after an
 #: artefact word makes that word a modifier)
 _AFTER_HEAD = (r"about|for|from|of|to|in|on|at|with|by|into|onto|and|or|but|nor|please|pls|too|as|than|that|"

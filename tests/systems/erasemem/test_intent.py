@@ -1401,3 +1401,16 @@ def test_idiom_words_in_ordinary_talk_are_no_requests(text: str) -> None:
 ])
 def test_a_word_taken_back_or_a_task_is_no_request(text: str) -> None:
     assert parse_forget_request(text) is None
+
+
+def test_what_was_said_after_an_event_is_a_window() -> None:
+    intent = parse_forget_request("whatever i said after the hospital visit, i dont want u keeping any of it")
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("new sim today, its 07700 900123 now. the old number's dead so pls dont keep it", ForgetKind.REPLACEMENT, "number"),
+    ("honestly the stuff about my landlord's court case, can that not be stored?", ForgetKind.FACT, "landlord"),
+])
+def test_a_pronoun_after_a_filler_or_a_dead_thing_points_back(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)

@@ -674,7 +674,7 @@ _OFF_LIMITS = re.compile(
     r"(?P<uneasy>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+being\s+(?:stored|kept|saved|held|on\s+file)\b"
     # "the silver Civic is gone so forget it", "the Harlow one isn't relevant anymore, please
     # remove it": a thing the user says is over
-    r"|(?P<over>\b(?:the|my|our)\s+[^,;.!?]+?)\s+(?:is|are|'s|’s)\s+(?:(?:all\s+)?gone|over|history|out\s+of\s+date|outdated|"
+    r"|(?P<over>\b(?:the|my|our)\s+[^,;.!?]+?)(?:\s+(?:is|are)|'s|’s)\s+(?:(?:all\s+)?gone|over|history|out\s+of\s+date|outdated|dead|"
     r"irrelevant|no\s+longer\s+(?:relevant|valid|current|true|a\s+thing)|not\s+(?:relevant|valid|current|true)\s+any\s*more)\b"
     r"|(?P<over2>\b(?:the|my|our)\s+[^,;.!?]+?)\s+(?:isn't|isnt|isn’t|aren't|arent|aren’t)\s+(?:relevant|valid|current|true|a\s+thing)"
     r"\s+any\s*(?:more|longer)\b"
@@ -864,8 +864,10 @@ JUST_SAID = re.compile(
 #: past week", "all the messages from …" (with a time in it, a window)
 _ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?:of\s+)?)?(?:everything|anything|whatever|all|"
                             r"(?:the|that|those)\s+(?:stuff|lot|things?|messages?|bits?))\b", re.I)
-#: … or of an occasion by its time of day ("anything from the night of my birthday")
-_NIGHT_OF = re.compile(r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend)\s+(?:of|after|before|when)\b", re.I)
+#: a span of time named by an event ("after the funeral", "since my accident", "the night of
+#: my birthday"): all of it, or what was said in it, is a window
+_AFTER_AN_EVENT = re.compile(r"\b(?:after|since|during)\s+(?:the|my|our|that|his|her)\s+\w+|"
+                             r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend)\s+(?:of|after|before|when)\b", re.I)
 #: … unless it says what it is about ("everything about my trip next week" is a topic)
 _ABOUT_A_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on\s+(?:my|the|our|his|her))\b", re.I)
 _SPEECH_OBJECT = re.compile(
@@ -1330,8 +1332,8 @@ def _conclusion_pointed_at(text: str) -> ForgetIntent | None:
                         statements=[s for s in sentences if s not in directives], directives=directives)
 
 
-#: a dispute about a view of the user (not "I'm not going"): the assistant's, or what a
-#: question was taken to mean
+#: a dispute about a view of the user (not "I'm not going to the party, forget it"): the
+#: assistant's, or what a question was taken to mean
 _A_VIEW = re.compile(r"\W*(?:you|u\b|doesn|does|don|didn|picture|image|impression|idea|view|as\s+meaning|remember|think|see)", re.I)
 
 
@@ -1401,7 +1403,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 named_conclusion = _CONCLUSION_NOUN.search(target) is not None
                 for piece in [before, *(clauses[j][0] for j in range(i - 1, -1, -1))]:
                     disputed = _DISPUTED.search(piece or "")
-                    if disputed and (named_conclusion or disputed.group(0).lstrip().lower().startswith("you")):
+                    if disputed and (named_conclusion or _A_VIEW.match(disputed.group(0))):
                         being = "I have" if disputed.group("have") else "I'm"
                         antecedent = f"the conclusion that {being} {disputed.group('trait').strip()}"
                         break
@@ -1419,13 +1421,15 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             if antecedent is None and before and (
                 clause[: match.start()].rstrip().endswith((":", "—", "–"))
                 or (clause[: match.start()].rstrip().endswith(",")
-                    and re.match(r"^(?:the|my|that|those|this|these|our|everything|anything|all|what)\b", before, re.I))
+                    and re.match(r"^(?:(?:basically|honestly|so|ok(?:ay)?|and|also|well|right)\s+)*"
+                                 r"(?:the|my|that|those|this|these|our|everything|anything|all|what|"
+                                 r"whatever\s+i\s+(?:said|told\s+you|wrote|shared|typed))\b", before, re.I))
             ):
                 # "My school pickup and the parking detail: wipe those" — the list comes first;
                 # a hedge before it ("This might be silly, but the nickname …: wipe those") is not
                 listed = re.split(r",?\s+but\s+", before, flags=re.I)[-1]
-                antecedent = re.sub(r"^(?:ok(?:ay)?|so|and|also|one\s+more\s+thing)"
-                                    r"\W+(?:but\s+)?", "", listed, flags=re.I).strip() or None
+                antecedent = re.sub(r"^(?:(?:ok(?:ay)?|so|and|also|one\s+more\s+thing|basically|honestly|well|right)"
+                                    r"\W+)+(?:but\s+)?", "", listed, flags=re.I).strip() or None
             source = -1
             told_in = before if before and _TOLD.search(before) else ""
             if antecedent is None and i > 0 and clauses[i - 1][1] is None and (i - 1) not in consumed:
@@ -1523,7 +1527,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     # F5: speech inside a time window (the time may be named in another clause)
     for _directive, _verb, obj in directives:
         if (_ALL_OF_A_TIME.match(obj) and not _ABOUT_A_TOPIC.search(obj)
-                and (parse_time_reference(obj, datetime(2000, 1, 1)) is not None or _NIGHT_OF.search(obj))):
+                and (parse_time_reference(obj, datetime(2000, 1, 1)) is not None or _AFTER_AN_EVENT.search(obj))):
             # "everything since Monday", "the stuff from the past week": all of a time
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
@@ -1532,7 +1536,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
-        if _CONVERSATION_NAMED.search(obj) and _OCCASION.search(obj):
+        if (_CONVERSATION_NAMED.search(obj) and _OCCASION.search(obj)) or (
+                _SPEECH_OBJECT.match(obj.strip()) and _AFTER_AN_EVENT.search(obj)):
+            # (and "whatever I said after the funeral": what was said in the time after it)
             # "our chat the night of the party", "the conversation from the night of the power
             # cut": a conversation named by what happened then (resolve finds that session)
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,

@@ -1754,3 +1754,15 @@ def test_a_topic_request_takes_the_list_a_statement_introduces_and_what_it_goes_
     assert residue(system, "Ruairi", "Leeds", "Vango") == []
     assert "Kalymnos" in ask(system, "Where is Noor going climbing?")
 
+
+
+def test_a_category_request_takes_the_clause_split_from_a_statement_it_takes(tmp_path: Path) -> None:
+    # the second sentence names no health word and only goes on with the first
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "my gp thinks its my gallbladder. and shes sending me to someone at st jude's, dr okonjo"),
+        ("S1", 0, "user", "and the bakery on my corner is doing sourdough again, finally"),
+        ("S2", 2, "user", "please delete everything about my health"),
+    ])
+    assert residue(system, "okonjo") == []
+    assert "sourdough" in ask(system, "What is the bakery on my corner doing again?")

@@ -697,20 +697,24 @@ def _discloses(unit: Unit) -> bool:
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s")
 #: a sentence that goes on about a person already named: "he still owes me $1,400"
 _GOES_ON_ABOUT = re.compile(r"\b(?:he|she|him|her|his|hers|he's|she's)\b", re.I)
+#: a sentence that only goes on with the one before it: "… and shes referring me to a GI"
+_GOES_ON = re.compile(r"^\W*(?:and|plus|which|so\s+(?:she|he|they|i)|and\s+then)\b", re.I)
 
 
-def _told_on(store: MemoryStore, unit: Unit) -> list[Unit]:
+def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON) -> list[Unit]:
     """The sentences after ``unit`` in its turn that go on telling what it began: the list it
-    introduces ("… context:" then "- Marcus and I were together 3 years"), and the sentences
-    right after it about the person it spoke of ("he still owes me $1,400")."""
+    introduces ("… context:" then "- Marcus and I were together 3 years"), else those right
+    after it that ``goes_on`` matches — by default a clause split from it ("… and shes
+    referring me to a GI at mount sinai"); for a topic, the sentences about the person it
+    spoke of (``_GOES_ON_ABOUT``: "he still owes me $1,400")."""
     order = [i for i in store.turns[unit.turn_id].unit_ids if i in store.units]
     later = [store.units[i] for i in order[order.index(unit.id) + 1:]] if unit.id in order else []
     out: list[Unit] = []
     introduces_list = unit.text.rstrip().endswith(":")
     for nxt in later:
-        goes_on = (_LIST_ITEM.match(nxt.text) is not None if introduces_list
-                   else _GOES_ON_ABOUT.search(nxt.text) is not None and not _asks_assistant(nxt))
-        if not goes_on:
+        continues = (_LIST_ITEM.match(nxt.text) is not None if introduces_list
+                     else goes_on.search(nxt.text) is not None and not _asks_assistant(nxt))
+        if not continues:
             break
         out.append(nxt)
     return out
@@ -1162,7 +1166,8 @@ def resolve(
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
         for unit in store.user_units():
             if unit.categories & cats and (others_too or not about_someone_else(unit.text)) and _discloses(unit):
-                selected[unit.id] = unit
+                for goes_on in [unit, *_told_on(store, unit)]:
+                    selected[goes_on.id] = goes_on
         if semantic is not None:
             # by meaning too: what the user described ("my musical instruments and gear")
             # reaches "I play a Fender Rhodes", which no category word marks; an exception
@@ -1187,7 +1192,7 @@ def resolve(
                     if said_words:
                         for about in match_phrase(store, " ".join(said_words), exclude_turn=request_turn_id, every=True):
                             if not _asks_assistant(about):
-                                for goes_on in [about, *_told_on(store, about)]:
+                                for goes_on in [about, *_told_on(store, about, _GOES_ON_ABOUT)]:
                                     selected[goes_on.id] = goes_on
         # "all the health stuff except the hep B date", "… Keep only the payment date"
         for unit in kept_units:

@@ -1766,3 +1766,17 @@ def test_a_category_request_takes_the_clause_split_from_a_statement_it_takes(tmp
     ])
     assert residue(system, "okonjo") == []
     assert "sourdough" in ask(system, "What is the bakery on my corner doing again?")
+
+
+def test_a_relative_memory_never_names_by_relation_is_not_found_by_whose_relative(tmp_path: Path) -> None:
+    # "Tariq's girlfriend" is never called that in memory: the units that only speak of
+    # Tariq are not her name or her job, so nothing of Tariq's goes
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Tariq and I share the bins, he does the recycling run on Thursdays."),
+        ("S1", 0, "user", "Tariq's van blocks the drive most mornings."),
+        ("S2", 1, "user", "Ines was at the barbecue next door, she works nights at the Royal as a midwife."),
+        ("S3", 3, "user", "I went on about Tariq's girlfriend yesterday. Please don't keep her name or what she does for work."),
+    ])
+    assert "recycling" in ask(system, "Who does the recycling run on Thursdays?")
+    assert "van" in ask(system, "What blocks the drive most mornings?")

@@ -605,6 +605,18 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     # a unit with the head alone ("The file number they gave me") is a neighbour, not it
     # (a generic one, "day", "favourite", says which of the user's things, not which kind)
     modifiers = {t for t, w in weights.items() if t != head and w > 0 and t not in GENERIC} if len(tokens) >= 2 else set()
+    # "Greg's girlfriend's name": Greg says whose girlfriend, not which fact; a unit that only
+    # speaks of Greg ("Greg and I separated in November") is none of hers
+    # ("what Greg's girlfriend does": the girlfriend's, whom Greg only says which)
+    related = _RELATIVE_OF.search(phrase)
+    outer = set(tokenize(" ".join(possessors[:-1] if len(possessors) >= 2 else possessors if related else [])))
+    if outer:
+        relative = set(tokenize(related.group(0))) - {"new", "ex"} if related else set()
+        inner = {t for t in tokens if t != head and t not in GENERIC and t not in outer} | relative
+        if any(not _df(store, t) and t not in alternatives for t in relative) or (
+                inner and not any(weights.get(t, 0.0) > 0 or t in alternatives for t in inner)):
+            return []  # memory never calls her "Greg's girlfriend": her fact is not found by Greg
+        modifiers -= outer
     # a word memory never says but whose synonym it does ("teeth" -> "dentist") is the one
     # that names the fact: a unit must say it, and then it is enough
     # (only a thing called the user's own outright, "my teeth"; "my father's occupation" is
@@ -1070,13 +1082,17 @@ def with_context(phrase: str, statements: list[str]) -> str:
     permit for the Clio"; "Dev sold the Fiat … don't keep that plate")."""
     if not _PRONOUN_OWNER.search(phrase) and len(_phrase_tokens(phrase)) != 1:
         return phrase
+    # (not a name that only says whose relative: "Greg's girlfriend" is not Greg)
     names = [m.group(1) for st in statements for m in _NAME.finditer(st.strip())
-             if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It") and m.group(1).lower() not in _CALENDAR]
+             if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It") and m.group(1).lower() not in _CALENDAR
+             and not _RELATIVE_OF.match(st.strip()[m.end():])]
     # "I told you too much about the loan. The amount, the rate, …": what it is about, too
     topics = [m.group("topic") for st in statements for m in _TOLD_ABOUT.finditer(st)]
     return " ".join([*names, *topics, phrase]) if names or topics else phrase
 
 
+#: what follows a name that only says whose relative someone is: "Greg's girlfriend"
+_RELATIVE_OF = re.compile(r"(?:'s|’s)\s+(?:new\s+|ex[- ]?)?" + KIN_WORDS + r"\b", re.I)
 #: a statement that says what the request is about: "I told you too much about the loan",
 #: "what I said about my pension"
 _TOLD_ABOUT = re.compile(r"\b(?:told\s+you|said|shared|mentioned|talked)\b[^.;!?]*?\babout\s+(?:the|my|our)\s+"
@@ -1131,9 +1147,10 @@ def resolve(
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
             found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id)
-            if not found and as_said != phrase:
-                # the statement may use the pronoun too ("what she does: teaches Pilates")
-                found = match_phrase(store, with_context(as_said, intent.statements), exclude_turn=request_turn_id)
+            if not found and as_said != phrase and (in_context := with_context(as_said, intent.statements)) != as_said:
+                # the statement may use the pronoun too ("what she does: teaches Pilates"), with
+                # whom the request names beside it; a bare "her name" names nothing to look for
+                found = match_phrase(store, in_context, exclude_turn=request_turn_id)
             if topic and len(found) > 1:
                 there = _event_session(store, topic, session_id)
                 found = [u for u in found if u.session_id == there] or found

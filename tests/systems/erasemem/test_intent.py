@@ -1414,3 +1414,14 @@ def test_what_was_said_after_an_event_is_a_window() -> None:
 ])
 def test_a_pronoun_after_a_filler_or_a_dead_thing_points_back(text: str, kind: ForgetKind, word: str) -> None:
     _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("all my uni stuff, grades modules whatever - scrap the lot", ForgetKind.CATEGORY, "uni"),
+    ("the flat i viewed and the rent they asked - bin those pls in case my landlord reads this",
+     ForgetKind.FACTS, "rent"),
+])
+def test_the_lot_and_a_reason_after_the_target(text: str, kind: ForgetKind, word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == kind, intent
+    assert any(word in t.lower() for t in intent.targets) and not any("landlord" in t for t in intent.targets), intent

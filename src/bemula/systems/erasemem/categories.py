@@ -72,8 +72,8 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " workplace workforce personnel supervisor",
     ),
     "education": (
-        "education school schooling studies study academic university college degree",
-        "school university college degree bachelor master phd graduate graduated major minor"
+        "education school schooling studies study academic university uni college degree",
+        "school university uni college degree bachelor master phd graduate graduated major minor"
         " course courses class classes study studied studying student exam thesis professor"
         " teacher teachers lecturer"
         " diploma campus tuition scholarship"

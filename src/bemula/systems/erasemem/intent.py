@@ -234,7 +234,7 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
             r"|^\s*(?:both|(?:all|those|these|the)\s+(?:two|three|four))\b(?:\s+of\s+(?:them|those|these|'em))?\s*(?:[,.!?;:]|$|please\b|"
             r"(?:and|but)\b|too\b|as\s+well|for\s+good|out\b|now\b)"
             r"|^\s*(?:only\s+|just\s+)?(?:(?:any|all|each|every\s+(?:one|bit|part|piece|word|detail)|some|none)\s+of\s+)?"
-            r"(?:it|them|those|these|this|that)\b\s*(?:one|bit|part|"
+            r"(?:it|them|those|these|this|that|the\s+(?:whole\s+)?lot)\b\s*(?:one|bit|part|"
             r"thing|stuff|detail|both|all|too|as\s+well|please|for\s+me|"
             r"completely|entirely|altogether|for\s+good|permanently|now|out|away|off)?"
             r"\s*(?:[,.!?;:]|$|(?:and|but)\b)",
@@ -424,6 +424,8 @@ _TAIL_STRIP = [
     r"\s+in\s+(?:whatever|what|everything)\s+you(?:'ve|’ve)?\s+(?:have|got|keep|stored?)\b.*$",
     # "you don't need to keep that address for anything anymore"
     r"\s+for\s+(?:anything|everything|any\s+reason|any\s+purpose)\b.*$",
+    # "get rid of those pls in case my gf ever sees": why is no part of the target
+    r"\s+(?:in\s+case|because|cause|cos|bc|so\s+that)\s+(?:i|my|you|u|he|she|they|we|it|someone|anyone)\b.*$",
     # "I don't want all that kept somewhere": where it would be kept is no part of the target
     r"\s+(?:somewhere|anywhere|around|about\s+the\s+place)\s*$",
     r"\s+(?:any\s*more|anymore|any\s+longer|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
@@ -1419,7 +1421,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 if items:
                     antecedent = " and ".join(items)
             if antecedent is None and before and (
-                clause[: match.start()].rstrip().endswith((":", "—", "–"))
+                clause[: match.start()].rstrip().endswith((":", "—", "–", " -"))
                 or (clause[: match.start()].rstrip().endswith(",")
                     and re.match(r"^(?:(?:basically|honestly|so|ok(?:ay)?|and|also|well|right)\s+)*"
                                  r"(?:the|my|that|those|this|these|our|everything|anything|all|what|"

@@ -1425,3 +1425,12 @@ def test_the_lot_and_a_reason_after_the_target(text: str, kind: ForgetKind, word
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == kind, intent
     assert any(word in t.lower() for t in intent.targets) and not any("landlord" in t for t in intent.targets), intent
+
+
+@pytest.mark.parametrize(("text", "old"), [
+    ("My son has moved from Leeds to Bristol for his new job. Kindly discard Leeds.", "leeds"),
+    ("the vet switched her off meloxicam and onto gabapentin, dont keep the meloxicam info anymore", "meloxicam"),
+    ("We migrated off Jira to Linear last sprint, so drop Jira as our tracker.", "jira"),
+])
+def test_a_change_from_one_value_to_another_is_an_update(text: str, old: str) -> None:
+    _assert_reads(text, ForgetKind.REPLACEMENT, old)

@@ -462,7 +462,7 @@ _CONCLUSION = re.compile(
     re.I,
 )
 _CHANGE = re.compile(
-    r"\b(?:no\s+longer|any\s*more|anymore|switched|switching|switch|swap|swapped|changed|change|"
+    r"\b(?:no\s+longer|any\s*more|anymore|switched|switching|switch|swap|swapped|changed|change|migrated|migrating|"
     r"moved|from\s+now\s+on|(?:is|are|'s)\s+now|now\s+(?:it's|it\s+is|i|my)|instead|replaced|replace|"
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"

@@ -1688,7 +1688,10 @@ _NEW_VALUE_PATTERNS = [
     r"\b(?:use|go\s+with|it's|it’s|it\s+is|its)\s+" + _V_SHORTEST + r"\s+(?:for\s+[^,.;:!?]{1,60}?\s+)?"
     r"(?:from\s+here\s+on|going\s+forward|from\s+now\s+on|from\s+today|these\s+days|nowadays)\b",
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
-    r"went|gone|turned|shifted|relocated)\s+(?:(?:my\s+|the\s+|our\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?(?:from\s+.+?\s+)?to\s+" + _V,
+    r"went|gone|turned|shifted|relocated|migrated|migrating)\s+(?:(?:my\s+|the\s+|our\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?"
+    r"(?:(?:from|off)\s+.+?\s+)?to\s+" + _V,
+    # "my gp switched me off citalopram and onto sertraline 50mg"
+    r"\boff\s+[^,.;:!?]{1,40}?\s+(?:and\s+)?(?:onto|on\s+to)\s+" + _V,
     # "swap which podcast I like over to 99% Invisible"
     r"\b(?:swap|swapped|swapping|switch|change|changed|move|moved)\s+(?:[\w'’]+\s+){1,5}?over\s+to\s+" + _V,
     # "New number: 07700 900123"
@@ -1731,7 +1734,9 @@ _NEW_VALUE_PATTERNS = [
 _VALUE_TRIM = re.compile(
     r"^(?:a|an|the|my|to|some)\s+|\s+(?:now|instead|these\s+days|nowadays|anymore|any\s+more|full[- ]time|"
     r"as\s+well|recently|lately|yesterday|today|(?:last|this|next)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+"
-    r"(?:days?|weeks?|months?|years?)\s+ago|since\s+\w+)$",
+    r"(?:days?|weeks?|months?|years?)\s+ago|since\s+\w+|"
+    # "Vancouver for her new post at the university": why is no part of the value
+    r"(?-i:for|because|after|as)\s+(?:her|his|my|their|our|the|a|an|work)\b.*)$",
     re.I,
 )
 

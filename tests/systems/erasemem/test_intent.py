@@ -1434,3 +1434,19 @@ def test_the_lot_and_a_reason_after_the_target(text: str, kind: ForgetKind, word
 ])
 def test_a_change_from_one_value_to_another_is_an_update(text: str, old: str) -> None:
     _assert_reads(text, ForgetKind.REPLACEMENT, old)
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("Last week I told you that my nephew had been expelled. Please let it go entirely. Could you suggest a gift for him?",
+     "expelled"),
+    ("Scrap the shift pattern you had, I'm on days now.", "shift"),
+    ("the old dentist can come out of your notes, I've moved practices", "dentist"),
+    ("I told you my brother's salary and where he banks. Both things please discard.", "salary"),
+])
+def test_removal_said_after_or_before_its_object(text: str, word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and any(word in t.lower() for t in intent.targets), (text, intent)
+
+
+def test_forget_it_before_a_task_waves_the_task_away() -> None:
+    assert parse_forget_request("Forget it. Write me a poem about rain instead.") is None

@@ -229,6 +229,7 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             r"assumptions?|inferences?|ideas?|impressions?|notions?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
+            r"you\s+had|you\s+hold|you\s+kept|you\s+noted|you\s+got|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
             r"database|head|mind|brain|logs?|history|profile|storage)|" + _PERSONAL_DATA + r")\b"
             r"|^\s*(?:both|(?:all|those|these|the)\s+(?:two|three|four))\b(?:\s+of\s+(?:them|those|these|'em))?\s*(?:[,.!?;:]|$|please\b|"
@@ -905,6 +906,7 @@ _QUICK_WORDS = re.compile(literal_pattern((
     "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|cross it out|cross that out|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off.|off!|off,|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
     "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
     "disregard|dispose|set aside|put aside|withdraw|off the record|never happen|treated as|not be stored|not be kept|"
+    "let it go|let that go|let them go|let those go|let this go|"
     "need not|needn't|needn’t|obliged|grateful|not something|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
     "need to store|want that|want it|want any|want all|want my|want this|want them|two and two|dots|mind terribly|mind not|"
@@ -990,6 +992,10 @@ _IDIOMS: list[_Rewrite] = [
     # "take that off your notes", "get my salary out of your records"
     (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
      r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"please remove \1", ("off", "out")),
+    # "the old gp can come out of ur notes", "that can go out of your memory"
+    (r"(^|[.!?;]\s+|,\s+)((?:the|my|our|that|this|those|these|it)\b[^.?!;]{0,80}?)\s+(?:can|could|should|may|must)\s+"
+     r"(?:come|go)\s+out\s+of\s+(?:your|ur|the)\s+(?:notes?|records?|memory|memories|files?)\b", r"\1please remove \2",
+     ("out of your", "out of ur", "out of the")),
     # "I'd like you not to retain X", "I want you not to keep X" -> "please don't keep X"
     (r"\b(?:i(?:'d|’d|\s+would)\s+(?:like|prefer)|i\s+(?:want|need))\s+you\s+not\s+to\s+(?:keep|retain|store|remember|hold\s+on\s+to|save)\b",
      "please don't keep", ("not",)),
@@ -1238,12 +1244,13 @@ _UNPUNCTUATED_START = re.compile(
 #: (and said to "you", as a writer of another language may: "The old one in Leipzig you
 #: delete please", "The old school don't keep please")
 _FRONTED_OBJECT = re.compile(
-    r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s+)"
+    r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every|both)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s*[—–]\s*|\s+)"
     r"(?:(?:please|kindly|just)\s+)*(?:you\s+(?:can\s+|may\s+|should\s+)?)?(forget|delete|erase|remove|wipe|scrap|bin|drop|"
-    r"purge|clear|ditch|scrub|don't\s+keep|do\s+not\s+keep)|"
+    r"purge|clear|ditch|scrub|discard|don't\s+keep|do\s+not\s+keep|don't\s+retain|do\s+not\s+retain)|"
     r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!,]|$)", re.I)
 #: … whose cheap sign is a removal verb (or "gone") that ends its sentence (or its clause)
-_VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub|gone|keep)"
+_VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub|gone|keep|"
+                                 r"discard|retain)"
                                  r"(?:\s+(?:please|thanks|now))?\s*(?:[.!,]|$)", re.I)
 
 
@@ -1339,6 +1346,12 @@ def _conclusion_pointed_at(text: str) -> ForgetIntent | None:
 _A_VIEW = re.compile(r"\W*(?:you|u\b|doesn|does|don|didn|picture|image|impression|idea|view|as\s+meaning|remember|think|see)", re.I)
 
 
+#: a pronoun object said to go for good: "please let it go entirely" means something said
+#: before, whatever task follows ("Forget it. Write me a poem" waves the task's point away)
+_FOR_GOOD = re.compile(r"\s*(?:it|that|this|them|all\s+of\s+(?:it|that|them))\s+(?:entirely|completely|altogether|"
+                       r"for\s+good|permanently|from\s+(?:your\s+)?memory)\b", re.I)
+
+
 def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     from datetime import datetime
 
@@ -1358,7 +1371,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if i == 0 and _DISMISSAL.match(clause):
             continue  # "Forget it, the restaurant is closed anyway.": nothing said before it to forget
         following = clauses[i + 1][0] if i + 1 < len(clauses) else ""
-        if (following and clauses[i + 1][1] is None
+        if (following and clauses[i + 1][1] is None and not _FOR_GOOD.match(clause[match.end():])
                 and _TASK_TALK.match(clause[match.end():].rstrip(" .!;:") + ". " + following)):
             continue  # "Forget rhyming. Write me a poem": the next sentence is the task (not "Can you delete it?")
         verb = (match.group("verb") or match.group("verb2") or "").lower()

@@ -1450,3 +1450,12 @@ def test_removal_said_after_or_before_its_object(text: str, word: str) -> None:
 
 def test_forget_it_before_a_task_waves_the_task_away() -> None:
     assert parse_forget_request("Forget it. Write me a poem about rain instead.") is None
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("Anything you have about my mental health — purge it.", "mental"),
+    ("whatever u have on me and priya, ditch it", "priya"),
+    ("Everything I told you about my trip to Oslo, forget it.", "oslo"),
+])
+def test_all_of_what_was_said_about_something_pointed_back_to_is_a_category_request(text: str, word: str) -> None:
+    _assert_reads(text, ForgetKind.CATEGORY, word)

@@ -744,6 +744,10 @@ def _antecedent(clause: str) -> str | None:
         if relative and _phrase_has_thing(relative.group("head")):
             return relative.group("head").strip(" ,.;:!?—–-")
         np = re.sub(r"^(?:about\s+|that\s+)", "", m.group("np").strip(), flags=re.I)
+        if (re.search(r"\b(?:anything|everything|whatever|all)(?:\s+(?:i|i've|i’ve|i\s+have))?\s*$", clause[: m.start()], re.I)
+                and re.search(r"\b(?:about|on|regarding|concerning)\s*$", clause[m.start(): m.start("np")], re.I)):
+            # "Anything you have about my mental health history — purge it": all of an area
+            np = f"everything about {np}"
         # "I shared a lot about the custody hearing. Please wipe every bit of it.": all of it
         np = re.sub(r"^(?:(?:quite\s+)?a\s+lot|lots|loads|so\s+much|too\s+much|a\s+bunch|plenty)\s+(?:about|regarding|on)\s+",
                     "everything about ", np, flags=re.I)

@@ -1780,3 +1780,16 @@ def test_a_relative_memory_never_names_by_relation_is_not_found_by_whose_relativ
     ])
     assert "recycling" in ask(system, "Who does the recycling run on Thursdays?")
     assert "van" in ask(system, "What blocks the drive most mornings?")
+
+
+
+def test_an_update_rewrites_the_whole_old_value_words_inside_it_too() -> None:
+    # "St." and "apartment" sit between the old address's own words: they go with it, so the
+    # rewritten sentence says the new address and no piece of the old one
+    from bemula.systems.erasemem.resolve import substitute
+
+    old = {"88", "aldhelm", "terrace", "c"}
+    assert substitute("address is 88 St. Aldhelm Terrace, apartment C.", old, "5 Larch Close") == \
+        "address is 5 Larch Close."
+    # a word or two only: a longer stretch between two old words is kept
+    assert substitute("88 is the number, and my old street was Aldhelm", old, "5") == "5 is the number, and my old street was"

@@ -1913,7 +1913,7 @@ def substitute(text: str, old_tokens: set[str], new_value: str) -> str:
     for start, end, toks in word_spans(text):
         if toks & old_tokens:
             gap = text[last:start]
-            if previous_end == last and _JOINER.fullmatch(gap):
+            if previous_end == last and (_JOINER.fullmatch(gap) or _INSIDE_VALUE.fullmatch(gap)):
                 last = end
             else:
                 pieces.append(gap)
@@ -1926,6 +1926,11 @@ def substitute(text: str, old_tokens: set[str], new_value: str) -> str:
             previous_end = end
     pieces.append(text[last:])
     return re.sub(r"\s{2,}", " ", "".join(pieces)).strip()
+
+
+#: a gap of a word or two between two words of the old value ("2417 St. Claude Avenue,
+#: apartment B"): inside the value, so it goes with it
+_INSIDE_VALUE = re.compile(r"[\s,]*(?:[A-Za-z]+\.?[\s,]+){1,2}")
 
 
 _CONFIRMATION = re.compile(

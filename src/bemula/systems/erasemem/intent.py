@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bemula.systems.erasemem.categories import categories_in
-from bemula.systems.erasemem.textutil import literal_pattern, split_clauses, token_set
+from bemula.systems.erasemem.textutil import BULLET, literal_pattern, split_clauses, token_set
 
 
 class ForgetKind(str, Enum):
@@ -696,7 +696,6 @@ _NAMES_ITEMS = re.compile(
     r"(?!\d|an?\s+(?:hour|week|day|month|fortnight|year)|(?:one|two|three|four|five|six|ten|twenty)\b|half\s+an?\b)\w"
     r"|\b(?:told\s+you|said|mentioned|shared)\b[^,]*,\s+(?:the|my)\s+"
     r"(?!(?:morning|night|evening|afternoon|day|weekend|week|time)\b)\w+", re.I)
-_BULLET = re.compile(r"^\s*(?:[-•*–]|\d{1,2}[.)])\s+")
 #: a clause that only names something ("That second tablet on my own list, the one for the
 #: prostate"): a determiner, then no finite verb of its own
 _BARE_REFERENT = re.compile(
@@ -1430,7 +1429,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 # "pls don't keep these anymore:" then "- the prescription …", "- what I take …"
                 items = []
                 for j in range(i + 1, len(clauses)):
-                    item = _BULLET.sub("", clauses[j][0]).strip(" .;")
+                    item = BULLET.sub("", clauses[j][0]).strip(" .;")
                     if clauses[j][1] is not None or not _PART_START.match(item):
                         break  # the list ends where a clause stops naming a thing
                     items.append(item)

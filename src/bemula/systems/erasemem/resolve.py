@@ -43,7 +43,7 @@ from bemula.systems.erasemem.owners import (
 )
 from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
-from bemula.systems.erasemem.textutil import sentence_pieces
+from bemula.systems.erasemem.textutil import BULLET, sentence_pieces
 from bemula.systems.erasemem.timeparse import TimeReference, parse_time_reference
 from bemula.systems.erasemem.tokens import surface_forms, tokenize
 
@@ -705,8 +705,6 @@ def _discloses(unit: Unit) -> bool:
     return not _asks_assistant(unit) and _SPEAKS_OF_SELF.search(unit.text) is not None
 
 
-#: a list item: "- he took a job in Denver", "2) the deposit"
-_LIST_ITEM = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s")
 #: a sentence that goes on about a person already named: "he still owes me $1,400"
 _GOES_ON_ABOUT = re.compile(r"\b(?:he|she|him|her|his|hers|he's|she's)\b", re.I)
 #: a sentence that only goes on with the one before it: "… and shes referring me to a GI"
@@ -724,7 +722,7 @@ def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON
     out: list[Unit] = []
     introduces_list = unit.text.rstrip().endswith(":")
     for nxt in later:
-        continues = (_LIST_ITEM.match(nxt.text) is not None if introduces_list
+        continues = (BULLET.match(nxt.text) is not None if introduces_list
                      else goes_on.search(nxt.text) is not None and not _asks_assistant(nxt))
         if not continues:
             break

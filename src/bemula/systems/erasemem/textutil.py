@@ -24,6 +24,8 @@ _CLAUSE_END = re.compile(
 )
 #: a word as written: letters of any script ("Zsófia", "Németh"), digits, inner ' and -
 _WORD = re.compile(r"[^\W_](?:[^\W_]|['’\-])*")
+#: a list item's marker at the start of a line or sentence: "- sertraline 50 mg", "2) the deposit"
+BULLET = re.compile(r"^\s*(?:[-•*–]|\d{1,2}[.)])\s+")
 
 REDACTED = "[removed]"
 

@@ -329,7 +329,8 @@ def _swap_in(root: Path, staging: Path) -> None:
 
 #: datasets that ship inside the package, by the name any ``--data`` option accepts
 #: (``handwritten-heldout`` is measured only, never developed on: docs/handwritten.md)
-BUNDLED_DATASETS: dict[str, str] = {"handwritten": "handwritten", "handwritten-heldout": "handwritten-heldout"}
+BUNDLED_DATASETS: dict[str, str] = {"handwritten": "handwritten", "handwritten-2": "handwritten-2",
+                                     "handwritten-heldout": "handwritten-heldout"}
 
 
 def bundled_dataset(name: str) -> Path | None:

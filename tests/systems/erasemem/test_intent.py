@@ -1459,3 +1459,54 @@ def test_forget_it_before_a_task_waves_the_task_away() -> None:
 ])
 def test_all_of_what_was_said_about_something_pointed_back_to_is_a_category_request(text: str, word: str) -> None:
     _assert_reads(text, ForgetKind.CATEGORY, word)
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    # a word or two before an ask addressed to the assistant
+    ("ngl lowkey can u delete what i said abt my cousin's arrest", ForgetKind.FACT, "arrest"),
+    ("Consequently I would like you to forget my bank's sort code.", ForgetKind.FACT, "sort"),
+    # Scots negation and past tense
+    ("I'd rather you didnae keep the name of my consultant.", ForgetKind.FACT, "consultant"),
+])
+def test_an_ask_after_a_word_or_two_or_in_dialect(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize("text", [
+    "how could you forget my birthday?",
+    "why would you delete my draft?",
+    "my sister said i can delete that photo",
+])
+def test_a_question_or_someone_else_before_the_verb_is_no_ask(text: str) -> None:
+    assert parse_forget_request(text) is None, text
+
+
+@pytest.mark.parametrize(("text", "window_word"), [
+    ("So that evening the flat flooded and I was messaging you from the stairwell — whatever I told you that "
+     "evening, please forget it.", "flooded"),
+    ("About what I sent you the night before the exam, very late: I was a wreck. Please delete everything from "
+     "that conversation.", "exam"),
+])
+def test_a_window_told_of_then_pointed_back_at(text: str, window_word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, (text, intent)
+    assert window_word in intent.time_phrase.lower()
+
+
+def test_a_window_pointed_at_with_nothing_told_before_is_not_one() -> None:
+    intent = parse_forget_request("Please forget whatever I told you that night.")
+    assert intent is None or intent.kind != ForgetKind.TIME_WINDOW or "that night" in intent.time_phrase
+
+
+def test_a_count_points_back_at_the_two_things_said_before_it() -> None:
+    intent = parse_forget_request("so the biopsy result and what I told you I owe my brother, can you forget both of those")
+    assert intent is not None and intent.kind == ForgetKind.FACTS
+    assert len(intent.targets) == 2 and "biopsy" in intent.targets[0] and "owe" in intent.targets[1]
+
+
+def test_a_new_value_is_the_name_it_opens_with() -> None:
+    intent = parse_forget_request("new physio is Tomasz Wojcik at the clinic on Harbour Street so use him and "
+                                  "forget the old guy")
+    assert intent is not None and intent.kind == ForgetKind.REPLACEMENT, intent
+    from bemula.systems.erasemem.resolve import new_value_of
+    assert new_value_of(intent.statements + intent.directives, set()) == "Tomasz Wojcik"

@@ -55,6 +55,12 @@ class ForgetIntent:
 # ----------------------------------------------------------------------------- directives
 
 _ADDRESS = (
+    # any word or two before an ask addressed to the assistant ("lowkey can u forget …",
+    # "Therefore I ask you to forget …"), except a question word or a subject of its own
+    # ("how could you forget …" is a complaint, "she can …" is not to us)
+    r"(?:(?:(?!(?:how|why|what|when|where|who|which|whether|if|not|never|i|you|we|they|he|she|it|that|"
+    r"someone|somebody|anyone|nobody|and|or|but|so|then|because|cos)\b)[a-z]+\s+){1,2}"
+    r"(?=(?:can|could|would|will)\s+you\b|i\s+(?:want|need|ask)\s+you\b|i(?:'d|’d|\s+would)\s+(?:like|love|prefer)\b))?"
     # chat fillers before the verb, unpunctuated: "hey quick q stop storing …", "um so wipe …"
     r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|actually|ugh|honestly|seriously|look|listen|assistant|"
     r"quick\s+(?:q|question|one|thing|favou?r))"
@@ -874,6 +880,9 @@ _ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?
 #: my birthday"): all of it, or what was said in it, is a window
 _AFTER_AN_EVENT = re.compile(r"\b(?:after|since|during)\s+(?:the|my|our|that|his|her)\s+\w+|"
                              r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend)\s+(?:of|after|before|when)\b", re.I)
+#: a time or a conversation pointed back at: "that night", "that conversation", "the same evening"
+_THAT_TIME = re.compile(r"\b(?:that|the\s+same)\s+(?:night|evening|morning|afternoon|day|weekend|conversation|chat|"
+                        r"session|talk|exchange)\b", re.I)
 #: … unless it says what it is about ("everything about my trip next week" is a topic)
 _ABOUT_A_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on\s+(?:my|the|our|his|her))\b", re.I)
 _SPEECH_OBJECT = re.compile(
@@ -973,6 +982,9 @@ _TEXTING: list[_Rewrite] = [
     (r"\byouve\b", "you've", ("youve",)), (r"\bthats\b", "that's", ("thats",)),
     (r"\bshouldnt\b", "shouldn't", ("shouldnt",)), (r"\bshud\b", "should", ("shud",)), (r"\bb4\b", "before", ("b4",)), (r"\bisnt\b", "isn't", ("isnt",)),
     (r"\bconvo(s?)\b", r"conversation\1", ("convo",)),
+    # Scots negation and past tense: "I'd rather you didnae hold on to it", "what I've telt you"
+    (r"\b(did|could|would|should|does|is|was|has|have|are|were)nae\b", r"\1n't", ("nae",)),
+    (r"\bcannae\b", "can't", ("cannae",)), (r"\bdinnae\b", "don't", ("dinnae",)), (r"\btelt\b", "told", ("telt",)),
     # everyday misspellings around a request: "Delet evrything about my dad", "waht i said erlier"
     # (needles are the misspellings themselves, so the many turns that spell the word right skip these)
     (r"\bdelet\b", "delete", ("delet ", "delet.")),
@@ -1368,6 +1380,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     consumed: set[int] = set()
     spoken: dict[str, str] = {}  # object named as something the user said -> the sentence saying so
     pairs: set[str] = set()  # "X, Y" that a "both" points at: two items however bare
+    counted_back: set[str] = set()  # what a count ("both of those") points back at: two items or more
     for i, (clause, match) in enumerate(clauses):
         if match is None:
             continue
@@ -1412,6 +1425,12 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
+            count_of = re.match(r"^(?:(?:so|and|also|ok(?:ay)?|well|right|but)\s+)*(?P<items>(?:the|my|that|this|our)\b.*?"
+                               r"\s+and\s+.+?)\W*$", before or "", re.I) if target == "both" else None
+            if count_of and clause[: match.start()].rstrip().endswith((",", ":", "—", "–")):
+                # "so that scan result and what I told you I owe the tax man, can you forget
+                # both of those": the two things said before the count, not what the last was told
+                antecedent = count_of.group("items")
             if antecedent is None:
                 # "That question about loans doesn't mean I'm in debt. Erase that conclusion.":
                 # the trait the user disputes is the conclusion meant; a bare "drop it" points
@@ -1521,6 +1540,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                     obj = f"everything about {antecedent}"
                 else:
                     obj = antecedent
+                    if target == "both":  # "that scan result and the tax debt, can you forget both"
+                        counted_back.add(clean_target(obj))
         elif i + 1 < len(clauses) and clauses[i + 1][1] is None and (i + 1) not in consumed:
             # "the particulars I copied out of his papers — his insurance number, the number
             # the Fund knows him by, and his birthday?": the list after a dash spells out what
@@ -1549,6 +1570,18 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             # "everything since Monday", "the stuff from the past week": all of a time
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
+        if (_ALL_OF_A_TIME.match(obj) or _SPEECH_OBJECT.match(obj.strip())) and _THAT_TIME.search(obj):
+            # "that night NEPA took light … whatever I told you that night, forget it", "About
+            # what I wrote the night before the rehearsal … delete everything from that
+            # conversation": the window is the one the message told of before pointing at it
+            at = text.find(_directive)
+            told_then = [s for s in statements if 0 <= text.find(s) < at and (
+                _THAT_TIME.search(s) or _AFTER_AN_EVENT.search(s) or parse_time_reference(s, datetime(2000, 1, 1)))]
+            if told_then:
+                phrase = max(told_then, key=text.find)
+                return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=phrase,
+                                    statements=[s for s in statements if s != phrase],
+                                    directives=[*directive_texts, phrase])
         if not (_SPEECH.search(obj) or obj in spoken) or _NAMES_ITEMS.search(spoken.get(obj, obj)):
             continue  # "the thing I told you last week about my pension": a fact, not a window
         if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
@@ -1650,6 +1683,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         parts = split_targets(target)
         if len(parts) == 1 and target in pairs:
             parts = [p.strip() for p in target.split(", ")]
+        elif len(parts) == 1 and target in counted_back:
+            parts = [p for p in (p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", target)) if p] or parts
         targets.extend(parts)
     # pronoun-only objects ("any record of it") name nothing new: keep the named ones
     named = [t for t in targets if t and _names_something(t)]

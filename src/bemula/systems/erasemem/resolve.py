@@ -1832,6 +1832,10 @@ def _is_state(value: str) -> bool:
     return first in _state_words() or (first.endswith("ing") and len(first) > 5)
 
 
+#: a written name at the start of a value: "Priya Raman" of "Priya Raman at Raman and Co …"
+_LEADING_NAME = re.compile(r"(?-i:(?:Dr\.?\s+)?[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})(?=\s+(?-i:[a-z]))")
+
+
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
     """The new value an F6 request states ("I switched to green tea" -> "green tea"). The
     patterns are tried in order over all statements: "new address is 1814 Bayou Road" says it
@@ -1848,6 +1852,10 @@ def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
                 previous = None
                 while previous != value:
                     previous, value = value, _VALUE_TRIM.sub("", value).strip()
+                if len(value.split()) > 6 and (named := _LEADING_NAME.match(value)):
+                    # "new accountant is Priya Raman at Raman and Co in Northcote so swap her in":
+                    # the name it opens with, not the sentence that goes on about it
+                    value = named.group(0)
                 tokens = set(tokenize(value))
                 if tokens and not tokens & old_tokens and len(value.split()) <= 6 and not _is_state(value):
                     found.append(value)

@@ -1510,3 +1510,33 @@ def test_a_new_value_is_the_name_it_opens_with() -> None:
     assert intent is not None and intent.kind == ForgetKind.REPLACEMENT, intent
     from bemula.systems.erasemem.resolve import new_value_of
     assert new_value_of(intent.statements + intent.directives, set()) == "Tomasz Wojcik"
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Please delete everything from our chat on Friday night. Only the venue address you can keep, I still need it.",
+     "the venue address"),
+    ("wipe everything i said on friday evening. (the bit where Sam and i split the deposit can stay, that's settled.)",
+     "the bit where Sam and i split the deposit"),
+    ("Forget all of my dad's situation, please. Only one thing please keep: that I drive him to dialysis on Mondays.",
+     "I drive him to dialysis on Mondays"),
+])
+def test_what_a_request_says_may_stay_is_kept(text: str, kept: str) -> None:
+    from bemula.systems.erasemem.resolve import exceptions_of
+
+    intent = parse_forget_request(text)
+    assert intent is not None, text
+    assert kept in exceptions_of(intent), (text, exceptions_of(intent))
+
+
+@pytest.mark.parametrize(("text", "someone_else"), [
+    ("Isla's got the asthma though, so I'll need to watch the flour flying about.", True),
+    ("My grandson Theo has a peanut allergy.", True),
+    ("Dad's on warfarin now, so I'll pick it up on Fridays.", True),
+    ("March is busy, so I'll wait.", False),
+    ("Priya is my dentist, so I'll call her.", False),
+    ("I've got asthma, so I'll watch the flour.", False),
+])
+def test_a_sentence_that_opens_with_someone_else_is_theirs(text: str, someone_else: bool) -> None:
+    from bemula.systems.erasemem.owners import about_someone_else
+
+    assert about_someone_else(text) is someone_else

@@ -1426,7 +1426,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
             count_of = re.match(r"^(?:(?:so|and|also|ok(?:ay)?|well|right|but)\s+)*(?P<items>(?:the|my|that|this|our)\b.*?"
-                               r"\s+and\s+.+?)\W*$", before or "", re.I) if target == "both" else None
+                               r"\s+and\s+.+?)\W*$", re.split(r",\s+", before or "")[-1], re.I) if target == "both" else None
             if count_of and clause[: match.start()].rstrip().endswith((",", ":", "—", "–")):
                 # "so that scan result and what I told you I owe the tax man, can you forget
                 # both of those": the two things said before the count, not what the last was told

@@ -21,15 +21,30 @@ PEOPLE_CATEGORIES = frozenset({"family", "relationships", "contacts", "pets"})
 #: relatives and others whose facts a request about "my health stuff" does not mean
 KIN_WORDS = (r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|sister|brother|grandma|"
               r"grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|boss|kids?|child|baby|"
-              r"girlfriend|boyfriend|flatmate|roommate|colleague)")
+              r"girlfriend|boyfriend|flatmate|roommate|colleague|granddaughter|grandson|grandchild|grandkids?)")
 KIN = re.compile(r"\b" + KIN_WORDS + r"(?:'s|’s)?\b", re.I)
 _MY_KIN = re.compile(r"\bmy\s+(?:\w+\s+)?" + KIN_WORDS + r"(?:'s|’s)?\b", re.I)
 _SELF_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|my|me|mine)\b", re.I)
 
 
+#: where a sentence about someone turns to what the user does about it: ", so I'll …", "; I …"
+_THEN_I = re.compile(r"(?:,\s*|\s+)(?:so|and|but)\s+(?=(?:i|i'll|i’ll|i'm|i’m|i've|i’ve|i'd|i’d)\b)|;\s*(?=i\b)", re.I)
+#: a clause that opens with another person as its subject: "Isla's got …", "My granddaughter Isla has …"
+_OTHER_SUBJECT_START = re.compile(
+    r"^\W*(?:(?:my|our)\s+(?:\w+\s+)?" + KIN_WORDS + r"\b|(?:(?!(?:it|this|that|there|here|what|which|who|the|today|tomorrow|yesterday|"
+    r"everything|everyone|nothing|one|work|life|(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december)\b)(?-i:[A-Z][a-z]+)|" + KIN_WORDS + r")"
+    r"(?:(?:'s|’s)\s+(?:got|been|on|having|taking|started)|\s+(?:has|had|is|was|takes|took|needs|gets|uses))\b"
+    r"|(?:he|she|they)\b)", re.I)
+
+
 def about_someone_else(text: str) -> bool:
     """A unit about another person's things and not the user's own ("Dad's been prescribed
-    donepezil"; "Julia takes sumatriptan for her migraines")."""
+    donepezil"; "Julia takes sumatriptan for her migraines"; "Isla's got the asthma though, so
+    I'll need to watch the flour": the first clause is hers, what follows is what I do about it)."""
+    first = _THEN_I.split(text, maxsplit=1)[0]
+    if first != text and _OTHER_SUBJECT_START.match(first) and not _SELF_SUBJECT.search(_MY_KIN.sub("", first)):
+        return True
     if _SELF_SUBJECT.search(_MY_KIN.sub("", text)):
         return False
     return bool(owners_of(text) or KIN.search(text) or OTHER_PRONOUNS.search(text)

@@ -431,7 +431,7 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
     out = [(m.group("x") or m.group("kept") or m.group("still")).strip() for t in [*intent.targets, *intent.directives, *intent.statements]
            for m in _EXCEPT.finditer(t)]
     for statement in intent.statements:
-        for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED, _JUST_THIS):
+        for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED, _JUST_THIS, _ONE_THING_KEPT):
             m = pattern.match(statement)
             if m and not re.match(r"^(?:it|that|this|them|those|these|everything|anything|all)\b",
                                   m.group("x").strip(), re.I):
@@ -449,8 +449,13 @@ _EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s
 #: "Just the cholesterol one on my list from now on.": what stays, said as all that is left
 _JUST_THIS = re.compile(r"^\W*(?:just|only)\s+(?P<x>(?:the|my)\s+[^,.;!?]+?)(?:\s+(?:from\s+now\s+on|now|going\s+"
                         r"forward|please|then|thanks))?\s*[.!]?$", re.I)
-_YOU_CAN_KEEP = re.compile(r"^\W*(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:of\s+course\s+)?(?:you\s+can|can\s+you|please|you\s+should|"
-                           r"you\s+may|you)\s+keep\b", re.I)
+_YOU_CAN_KEEP = re.compile(r"^\W*(?:(?:only|just)\s+)?(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:(?:of\s+course\s+)?(?:you\s+can|can\s+you|"
+                           r"please|you\s+should|you\s+may|you)\s+keep\b"
+                           # "(the bit where Dev and i sorted the condo fees can stay, …)"
+                           r"|(?:can|may|should|must|gets\s+to)\s+(?:stay|remain)\b|(?:stays|is\s+staying)\s*(?:[,.;!?)]|$))", re.I)
+#: "Only one thing please keep: that I visit her on Sundays", "only thing keep is the friday pickup"
+_ONE_THING_KEPT = re.compile(r"^\W*(?:the\s+)?(?:only\s+)?(?:one\s+)?thing\s+(?:(?:please|to|you\s+can|i\s+want\s+you\s+to)\s+)?"
+                             r"keep(?:\s+is\b|\s*:)\s*(?:that\s+(?=(?:i|my|we|our)\b))?(?P<x>[^.;!?]+)", re.I)
 
 
 #: words of a time reference that name when, not what happened

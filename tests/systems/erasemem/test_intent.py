@@ -1540,3 +1540,23 @@ def test_a_sentence_that_opens_with_someone_else_is_theirs(text: str, someone_el
     from bemula.systems.erasemem.owners import about_someone_else
 
     assert about_someone_else(text) is someone_else
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    # Nigerian Pidgin: "comot" (take out), "am" (it)
+    ("Abeg the school fees wahala I told you, delete am.", ForgetKind.FACT, "school fees"),
+    # a negated keep that ends in a colon: the list after it is the object
+    ("a couple of things i'd rather you not keep:\n- the dose my cardiologist set\n- my sister's new address",
+     ForgetKind.FACTS, "cardiologist"),
+    # the news that leads up to the request is not its object
+    ("we finally sold the flat last week, so all that mortgage stuff I've told you, the rate, the broker, can you "
+     "wipe all of it, it's done and I don't want you reminding me of the old version.", ForgetKind.FACTS, "mortgage"),
+])
+def test_requests_in_dialect_with_a_list_after_a_colon_or_after_news(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+def test_a_new_value_after_an_equals_sign() -> None:
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    assert new_value_of(["- new flight = BA 2490"], set()) == "BA 2490"

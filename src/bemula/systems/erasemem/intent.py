@@ -222,8 +222,8 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
         rest = clause[match.end():]
         if verb.startswith(("forget", "unlearn", "stop remembering")) and re.match(r"\s*(?:to|about\s+it)\b", rest, re.I):
             continue  # "forget to call", "forget about it"
-        if not rest.strip(" .!?,;:"):
-            continue
+        if not rest.strip(" .!?,;:") and not rest.rstrip().endswith(":"):
+            continue  # (a colon: the list after it is the object, "a few items i'd rather you not keep:")
         if (_TASK_TALK.match(rest) and not _FROM_MEMORY.search(rest)) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
             continue  # ("remove the former surname from your records and use the new one": memory)
         if not match.group("verb2") and _not_a_memory_object(rest, verb):
@@ -365,8 +365,8 @@ def _not_a_memory_object(rest: str, verb: str) -> bool:
     quoted = re.search(r"['\"“‘][^'\"”’]*(?:\s+\S+){2,}[^'\"”’]*['\"”’]", rest)
     if quoted and re.search(r"\bthis\b|:", rest[: quoted.start()]):
         return True  # "remove my typos from this: 'teh meeting is tommorow'"
-    if _PART_OF_TEXT.search(obj.split(";")[0]):
-        return True
+    if _PART_OF_TEXT.search(re.split(r";|,\s+(?=(?:it's|its|it\s+is|i|i'm|i’m|and\s+i|because|cos|since|as)\b)", obj)[0]):
+        return True  # (the object, not the reason after it: "wipe all of it, its all changing … the old version")
     if _TIME_SLOT.match(obj) or re.match(r"^(?:my|the)\s+(?:calendar|diary|agenda|planner)\s+(?:for|on|next|this)\b", obj, re.I):
         return True  # "clear my Friday afternoon", "clear my calendar for Friday": a calendar, not memory
     if _CHAT_THING.match(obj) and not re.match(r"^\s*(?:my|the)\s+(?:old|previous|earlier|outdated|former|last)\s+"
@@ -985,6 +985,9 @@ _TEXTING: list[_Rewrite] = [
     # Scots negation and past tense: "I'd rather you didnae hold on to it", "what I've telt you"
     (r"\b(did|could|would|should|does|is|was|has|have|are|were)nae\b", r"\1n't", ("nae",)),
     (r"\bcannae\b", "can't", ("cannae",)), (r"\bdinnae\b", "don't", ("dinnae",)), (r"\btelt\b", "told", ("telt",)),
+    # Nigerian Pidgin: "comot them" (take them out), "delete am" (delete it)
+    (r"\bcomot\b", "remove", ("comot",)),
+    (r"\b(forget|delete|remove|erase|wipe|clear|drop|scrap|bin|comot)\s+am\b", r"\1 it", (" am",)),
     # everyday misspellings around a request: "Delet evrything about my dad", "waht i said erlier"
     # (needles are the misspellings themselves, so the many turns that spell the word right skip these)
     (r"\bdelet\b", "delete", ("delet ", "delet.")),
@@ -1458,14 +1461,17 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             if antecedent is None and before and (
                 clause[: match.start()].rstrip().endswith((":", "—", "–", " -"))
                 or (clause[: match.start()].rstrip().endswith(",")
-                    and re.match(r"^(?:(?:basically|honestly|so|ok(?:ay)?|and|also|well|right)\s+)*"
+                    and re.match(r"^(?:(?:basically|honestly|so|ok(?:ay)?|and|also|well|right|abeg),?\s+)*"
                                  r"(?:the|my|that|those|this|these|our|everything|anything|all|what|"
-                                 r"whatever\s+i\s+(?:said|told\s+you|wrote|shared|typed))\b", before, re.I))
+                                 r"whatever\s+i\s+(?:said|told\s+you|wrote|shared|typed))\b",
+                                 re.split(r",\s+so\s+(?=all\b|everything\b|anything\b|whatever\b)", before, flags=re.I)[-1], re.I))
             ):
                 # "My school pickup and the parking detail: wipe those" — the list comes first;
-                # a hedge before it ("This might be silly, but the nickname …: wipe those") is not
-                listed = re.split(r",?\s+but\s+", before, flags=re.I)[-1]
-                antecedent = re.sub(r"^(?:(?:ok(?:ay)?|so|and|also|one\s+more\s+thing|basically|honestly|well|right)"
+                # a hedge before it ("This might be silly, but the nickname …: wipe those") is not,
+                # nor is the news that leads up to it ("… written up by a lawyer this time, so all
+                # that custody stuff I've told you, the days, the money, … can you wipe all of it")
+                listed = re.split(r",?\s+but\s+|,\s+so\s+(?=all\b|everything\b|anything\b|whatever\b)", before, flags=re.I)[-1]
+                antecedent = re.sub(r"^(?:(?:ok(?:ay)?|so|and|also|one\s+more\s+thing|basically|honestly|well|right|abeg)"
                                     r"\W+)+(?:but\s+)?", "", listed, flags=re.I).strip() or None
             source = -1
             told_in = before if before and _TOLD.search(before) else ""

@@ -1698,7 +1698,7 @@ _NEW_VALUE_PATTERNS = [
     # "swap which podcast I like over to 99% Invisible"
     r"\b(?:swap|swapped|swapping|switch|change|changed|move|moved)\s+(?:[\w'’]+\s+){1,5}?over\s+to\s+" + _V,
     # "New number: 07700 900123"
-    r"\bnew\s+[a-z][\w\s]{0,30}?:\s*" + _V,
+    r"\bnew\s+[a-z][\w\s]{0,30}?(?::|\s=)\s*" + _V,
     r"\bnew\s+(?:one|value|[\w\s]{1,30}?)\s+(?:is|are|will\s+be)\s+" + _V,
     # ("got cancelled" is a passive, no value got; "got married" is a status)
     r"\b(?:joined|picked\s+up|bought|got(?!\s+(?!married|engaged|divorced)[a-z]+ed\b)|signed\s+up\s+(?:with|for|at)|"

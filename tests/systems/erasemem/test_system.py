@@ -1793,3 +1793,39 @@ def test_an_update_rewrites_the_whole_old_value_words_inside_it_too() -> None:
         "address is 5 Larch Close."
     # a word or two only: a longer stretch between two old words is kept
     assert substitute("88 is the number, and my old street was Aldhelm", old, "5") == "5 is the number, and my old street was"
+
+
+def test_two_targets_in_one_sentence_each_take_their_part(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The form wants my social security number, which is 219 44 0671, and for the licence: "
+                          "the number is K4TR88Q2, and my employer is Hollis & Grant."),
+        ("S2", 2, "user", "Please forget the social security number and the number on my licence."),
+    ])
+    assert not residue(system, "219 44 0671", "K4TR88Q2")
+    assert "Hollis" in ask(system, "Who is my employer?")
+
+
+def test_an_update_leaves_someone_elses_number_of_the_same_shape(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "my cell is 503-555-0164 btw"),
+        ("S2", 1, "user", "putting my roommate down as emergency contact, her number is 503-555-0112"),
+        ("S3", 2, "user", "new phone, new number. its 503-555-0199 now. the old one is dead so get rid of it"),
+    ])
+    assert not residue(system, "503-555-0164")
+    assert "0112" in ask(system, "What is my roommate's number?")
+
+
+def test_an_attribute_left_behind_is_not_the_old_value(tmp_path: Path) -> None:
+    from bemula.systems.erasemem.resolve import old_value_of
+
+    assert old_value_of(["I've ditched my dentist, she never answers"]) is None
+    assert old_value_of(["I cancelled Hexa Fitness and joined the climbing gym"]) == "Hexa Fitness"
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Our accountant rang today, Marco Bellini, about the quarterly return."),
+        ("S2", 2, "user", "I've ditched my accountant. new accountant is Ruth Abara at Abara Tax in Leith so swap "
+                          "her in and forget the old guy"),
+    ])
+    assert not residue(system, "Bellini")

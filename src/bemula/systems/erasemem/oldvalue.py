@@ -204,6 +204,14 @@ def attribute_words(phrases: list[str], new_value: str, ignore: frozenset[str] =
     return out
 
 
+#: the words just before a value that make it someone else's: "… her number is 614-555-0129",
+#: "Jaz's is …", "his: …" (the user's own sentence may still say "my" elsewhere)
+OTHERS_VALUE_BEFORE = re.compile(
+    r"\b(?:(?:her|his|their)\s+(?:[\w-]+\s+){0,2}?|(?!(?:it|that|what|there|here|who|he|she|let)(?:'s|’s))[A-Za-z]+(?:'s|’s)\s+"
+    # (a possessive needs its noun: "Code's 4471" is "the code is 4471")
+    r"(?:[\w-]+\s+){1,2}?)(?:is|was|are|were|:|=)?\s*$", re.I)
+
+
 def find_old_value(
     store: MemoryStore,
     new_value: str,
@@ -276,7 +284,8 @@ def find_old_value(
             before = previous.get(unit.turn_id, "")
             previous[unit.turn_id] = sentence
             spans = [(pos, s) for pos, s in values_of_kind(sentence, kind)
-                     if set(tokenize(s)) - new_tokens - attribute]
+                     if set(tokenize(s)) - new_tokens - attribute
+                     and (others or not OTHERS_VALUE_BEFORE.search(sentence[max(0, pos - 40):pos]))]
             if not spans or (not others and about_someone_else(sentence)) or another_attribute(sentence):
                 continue  # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's
             own = set(tokenize(sentence))

@@ -29,7 +29,14 @@ from bemula.systems.erasemem.categories import (
 )
 from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
-from bemula.systems.erasemem.oldvalue import CONTEXT_WEIGHT, find_old_value, value_kind, value_stated, values_of_kind
+from bemula.systems.erasemem.oldvalue import (
+    CONTEXT_WEIGHT,
+    OTHERS_VALUE_BEFORE,
+    find_old_value,
+    value_kind,
+    value_stated,
+    values_of_kind,
+)
 from bemula.systems.erasemem.owners import (
     KIN,
     KIN_WORDS,
@@ -284,26 +291,25 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     if len(parts) < 2:
         return None
     tokens = [t for phrase in targets for t in _phrase_tokens(phrase)]
-    heads = {h for phrase in targets if (h := head_of(phrase))}
-    weights = phrase_weights(store, list(dict.fromkeys(tokens)))
-    # "the number from my passport": the part that writes a number out ("My passport is
-    # GK482913") is it, not the part that only names the kind ("… passport number and Steuer-ID?")
-    wants_code = bool(heads & _IDENTIFIER_HEADS)
-    scored = []
-    for i, part in enumerate(parts):
-        own = set(tokenize(part))
-        if _NEGATION.search(part):
-            own |= {"un" + t for t in own}  # "not available" says "unavailable"
-        cover = sum(w for t, w in weights.items() if t in own)
-        writes_code = wants_code and cover > 0 and bool(code_keys(part))
-        # "Please make a note regarding Project Kestrel: … the budget is now capped at
-        # €240,000": the part that states a value goes, not the one that only names the subject
-        states = cover > 0 and any(set(tokenize(m.group(0))).isdisjoint(tokens) for m in _VALUE_RUN.finditer(part))
-        scored.append((writes_code, bool(own & heads), states, cover, i))
-    best = max(scored)
-    if best[3] <= 0:
+    # each target takes its own part: "the tax number and the number in my passport" are two
+    # parts of "… my tax identification number, which is 47 036 892 815, and for the passport:
+    # the number is C7HJ4R2K9"
+    drop: list[int] = []
+    for phrase in targets:
+        for i in _parts_meant(store, parts, _phrase_tokens(phrase), {h for h in [head_of(phrase)] if h}):
+            if i not in drop:
+                drop.append(i)
+    if not drop:
         return None
-    drop = [i for w, h, v, c, i in scored if (w, h, v, c) == best[:4]]
+    # a part that ends in a colon introduces its value: "… and for the licence: | the number is K4TR88Q2"
+    ends, at = [], 0
+    for part in parts:
+        start = unit.text.find(part, at)
+        at = start + len(part) if start >= 0 else at
+        ends.append(at)
+    for i in sorted(drop):
+        if i + 1 < len(parts) and i + 1 not in drop and unit.text[ends[i]:].lstrip().startswith(":"):
+            drop.append(i + 1)
     # a predicate goes with its subject: "My dentist, the one I see, | is Tandarts De Wit"
     for i in range(len(parts)):
         if i not in drop and _PREDICATE.match(parts[i]) and any(j < i for j in drop):
@@ -330,6 +336,29 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
         return None  # the rest says nothing of its own, or the value is not in the part: all goes
     kept_text = _ungapped(", ".join(p.strip(" ,;:") for p in kept).strip(), removed)
     return removed.strip(" ,;:"), kept_text if kept_text.endswith(("?", "!")) else kept_text.rstrip(".") + "."
+
+
+def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads: set[str]) -> list[int]:
+    """The parts of a compound unit one target phrase covers best (none when it covers none)."""
+    weights = phrase_weights(store, list(dict.fromkeys(tokens)))
+    # "the number from my passport": the part that writes a number out ("My passport is
+    # GK482913") is it, not the part that only names the kind ("… passport number and Steuer-ID?")
+    wants_code = bool(heads & _IDENTIFIER_HEADS)
+    scored = []
+    for i, part in enumerate(parts):
+        own = set(tokenize(part))
+        if _NEGATION.search(part):
+            own |= {"un" + t for t in own}  # "not available" says "unavailable"
+        cover = sum(w for t, w in weights.items() if t in own)
+        writes_code = wants_code and cover > 0 and bool(code_keys(part))
+        # "Please make a note regarding Project Kestrel: … the budget is now capped at
+        # €240,000": the part that states a value goes, not the one that only names the subject
+        states = cover > 0 and any(set(tokenize(m.group(0))).isdisjoint(tokens) for m in _VALUE_RUN.finditer(part))
+        scored.append((writes_code, bool(own & heads), states, cover, i))
+    best = max(scored)
+    if best[3] <= 0:
+        return []
+    return [i for w, h, v, c, i in scored if (w, h, v, c) == best[:4]]
 
 
 #: "Zsofi's email is …": whose, and the noun the next clause leaves out
@@ -1786,8 +1815,10 @@ def _same_kind_holders(store: MemoryStore, new_value: str | None, statements: li
     found = [
         u for u in store.units.values()
         if u.turn_id != request_turn_id and u.tokens & words
-        and any(len(re.sub(r"\D", "", t)) == len(digits) and re.sub(r"\D", "", t) != digits
-                for t in re.findall(r"\d[\d ,.-]*\d|\d", u.text))
+        and any(len(re.sub(r"\D", "", m.group(0))) == len(digits) and re.sub(r"\D", "", m.group(0)) != digits
+                # ("… her number is 614-555-0129" is Jaz's number, not the user's old one)
+                and not OTHERS_VALUE_BEFORE.search(u.text[max(0, m.start() - 40):m.start()])
+                for m in re.finditer(r"\d[\d ,.-]*\d|\d", u.text))
     ]
     return found if 0 < len(found) <= 2 else []
 
@@ -1806,7 +1837,10 @@ def old_value_of(statements: list[str]) -> str | None:
             m = pattern.search(statement)
             if m:
                 value = m.group("v").strip()
-                if value and len(value.split()) <= 5:
+                # "I've ditched my accountant": what is left is named by its attribute, not its value
+                named_by_attribute = (re.search(r"\b(?:my|our|the)\s+$", statement[: m.start("v")], re.I)
+                                      and not re.search(r"[A-Z\d]", value))
+                if value and len(value.split()) <= 5 and not named_by_attribute:
                     return value
     return None
 

@@ -1829,3 +1829,36 @@ def test_an_attribute_left_behind_is_not_the_old_value(tmp_path: Path) -> None:
                           "her in and forget the old guy"),
     ])
     assert not residue(system, "Bellini")
+
+
+def test_an_area_owned_by_a_relative_is_theirs_not_the_users(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My father, Anselm, moved into Rosewood Lodge in March."),
+        ("S1", 0, "user", "He has Parkinson's and takes levodopa three times a day."),
+        ("S2", 1, "user", "I take ibuprofen 400 for my shoulder."),
+        ("S2", 1, "user", "My wife Carla teaches chemistry."),
+        ("S3", 3, "user", "Please forget everything I told you about my father's situation: his illness, the home, "
+                          "his medication, all of it."),
+    ])
+    assert not residue(system, "Rosewood", "levodopa", "Parkinson")
+    assert "ibuprofen" in ask(system, "What do I take for my shoulder?")
+    assert "chemistry" in ask(system, "What does Carla teach?")
+
+
+def test_someone_elses_family_leaves_the_users_own_relatives(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Tomas's parents live in Segovia and his mother Pilar runs a bakery."),
+        ("S1", 0, "user", "My mother's birthday is 19 April, I need to book the restaurant."),
+        ("S2", 2, "user", "Tomas asked me not to keep anything about his family, so please forget his family, his "
+                          "parents, where they live."),
+    ])
+    assert not residue(system, "Segovia")
+    assert "19 April" in ask(system, "When is my mother's birthday?")
+
+
+def test_a_state_after_a_degree_word_is_no_new_value() -> None:
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    assert new_value_of(["My neighbour had his identity stolen last year and now I'm a bit paranoid."], set()) is None

@@ -745,6 +745,53 @@ _GOES_ON_ABOUT = re.compile(r"\b(?:he|she|him|her|his|hers|he's|she's)\b", re.I)
 _GOES_ON = re.compile(r"^\W*(?:and|plus|which|so\s+(?:she|he|they|i)|and\s+then)\b", re.I)
 
 
+#: a description that names whose area it is: "my mother's situation", "Javi's family", "his parents"
+_OWNED_DESCRIPTION = re.compile(r"^\W*(?:(?:my|our)\s+(?P<kin>" + KIN_WORDS + r")(?:'s|’s)\s+\w"
+                                r"|(?P<name>(?-i:[A-Z][a-z]+))(?:'s|’s)\s+\w|(?P<pronoun>his|her|their)\s+\w)", re.I)
+#: the user's own relative: "my mother", "mi madre", "my mum's birthday"
+_MY_OWN_KIN = re.compile(r"\b(?:my|mi)\s+(?:own\s+)?(?:" + KIN_WORDS[3:-1] + r"|madre|padre)\b", re.I)
+
+
+def _owner_words(store: MemoryStore, description: str, intent: ForgetIntent) -> set[str]:
+    """The words memory names the owner of an owned description by: the kin word and the
+    names said beside it ("My mother, Hildegard, …"), a name, or the person a pronoun points
+    at in the request ("Javi and I had a long talk … his family")."""
+    m = _OWNED_DESCRIPTION.match(description)
+    if m is None:
+        return set()
+    if m.group("kin"):
+        kin = m.group("kin").lower()
+        words = set(tokenize(kin))
+        for unit in store.user_units():
+            for named in re.finditer(rf"\b(?:my|our)\s+{re.escape(kin)}(?:'s|’s)?,?\s+(?-i:([A-Z][a-z]+))\b", unit.text, re.I):
+                if named.group(1).lower() not in _NOT_A_NAME:
+                    words |= set(tokenize(named.group(1)))
+        return words
+    if m.group("name"):
+        return set(tokenize(m.group("name"))) if _df(store, tokenize(m.group("name"))[0]) else set()
+    person = without_pronoun(f"{m.group('pronoun')} things", intent.statements, intent.directives, store, intent.text)
+    owner = _POSSESSOR_NAME.match(person)
+    return set(tokenize(owner.group(1))) if owner and _df(store, tokenize(owner.group(1))[0]) else set()
+
+
+def _next_turn_about(store: MemoryStore, unit: Unit) -> list[Unit]:
+    """The user's next turn of the session when it goes on about the person ``unit`` named by
+    pronoun ("My mother, Hildegard, lives … in a care home." then "She has vascular dementia;
+    …"): its sentences up to where it stops speaking of them."""
+    turn = store.turns[unit.turn_id]
+    later = sorted((t for t in store.turns.values() if t.session_id == turn.session_id and t.role == "user"
+                    and t.timestamp > turn.timestamp), key=lambda t: t.timestamp)
+    if not later:
+        return []
+    units = [store.units[i] for i in later[0].unit_ids if i in store.units]
+    if not units or not re.match(r"^\W*(?:she|he|they|her|his|their)\b", units[0].text, re.I):
+        return []
+    return [units[0], *_told_on(store, units[0], _GOES_ON_ABOUT)]
+
+
+_POSSESSOR_NAME = re.compile(r"^(?-i:([A-Z][a-z]+))(?:'s|’s)\s")
+
+
 def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON) -> list[Unit]:
     """The sentences after ``unit`` in its turn that go on telling what it began: the list it
     introduces ("… context:" then "- Marcus and I were together 3 years"), else those right
@@ -1211,10 +1258,24 @@ def resolve(
         # them; a request about the user's own health or money does not reach Dad's
         others_too = bool(cats & PEOPLE_CATEGORIES or owners_of(category_text) or OTHER_PRONOUNS.search(category_text)
                           or KIN.search(category_text))
+        # "everything about my mother's situation: her illness, the home, …", "his family, his
+        # parents, his brother": the area of one person, who memory names by their kin word or
+        # their name — not the user's own health, nor the user's own mother
+        owner_words = _owner_words(store, category_text, intent)
+        people_area = bool(cats & PEOPLE_CATEGORIES)
+        by_owner = bool(owner_words) and not people_area
+        if by_owner:
+            for unit in store.user_units():
+                if unit.turn_id != request_turn_id and unit.tokens & owner_words and _discloses(unit):
+                    for goes_on in [unit, *_told_on(store, unit, _GOES_ON_ABOUT), *_next_turn_about(store, unit)]:
+                        selected[goes_on.id] = goes_on
+            cats = set()
         # every user unit, not only those holding a lexicon word: a unit can belong to a
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
         for unit in store.user_units():
             if unit.categories & cats and (others_too or not about_someone_else(unit.text)) and _discloses(unit):
+                if owner_words and _MY_OWN_KIN.search(unit.text) and not unit.tokens & owner_words:
+                    continue  # "his family": my own mother's birthday is none of it
                 for goes_on in [unit, *_told_on(store, unit)]:
                     selected[goes_on.id] = goes_on
         if semantic is not None:
@@ -1231,7 +1292,7 @@ def resolve(
                     nearest = semantic.nearest(phrase, live)
                     if nearest is not None:
                         selected.pop(nearest.id, None)
-        if not cats:  # a topic, not a category: everything said about each thing it names
+        if not cats and not by_owner:  # a topic, not a category: everything said about each thing it names
             for phrase in intent.targets:  # ("my ex and the breakup": the ex, and the breakup)
                 for part in _TOPIC_PARTS.split(before_exception(phrase)):
                     # (by the words memory says: "what I pay" is the rent, not the salary its
@@ -1764,7 +1825,7 @@ _NEW_VALUE_PATTERNS = [
     r"(?:now|instead|these\s+days|nowadays)\b",
 ]
 _VALUE_TRIM = re.compile(
-    r"^(?:a|an|the|my|to|some)\s+|\s+(?:now|instead|these\s+days|nowadays|anymore|any\s+more|full[- ]time|"
+    r"^(?:a|an|the|my|to|some|bit|little|tad|kind\s+of|sort\s+of|so|very|really|quite|pretty|super|totally)\s+|\s+(?:now|instead|these\s+days|nowadays|anymore|any\s+more|full[- ]time|"
     r"as\s+well|recently|lately|yesterday|today|(?:last|this|next)\s+\w+|(?:a\s+)?(?:few|couple\s+of|\w+)\s+"
     r"(?:days?|weeks?|months?|years?)\s+ago|since\s+\w+|"
     # "Vancouver for her new post at the university": why is no part of the value

@@ -276,6 +276,8 @@ def test_its_tokens_fold_accents_so_two_spellings_are_one_word() -> None:
 
     assert tokenize("My cousin lives in München") == tokenize("my cousin lives in Munchen") == ["cousin", "live", "munchen"]
     assert tokenize("Renée's café") == ["renee", "cafe"]
+    # letters NFKD leaves whole are read as their base letters, not dropped mid-word
+    assert tokenize("Praga-Południe, Tromsø, Straße") == ["praga", "poludnie", "tromso", "strasse"]
 
 
 def test_other_spellings_of_a_removed_code_go_and_the_near_miss_stays(tmp_path: Path) -> None:
@@ -1862,3 +1864,15 @@ def test_a_state_after_a_degree_word_is_no_new_value() -> None:
     from bemula.systems.erasemem.resolve import new_value_of
 
     assert new_value_of(["My neighbour had his identity stolen last year and now I'm a bit paranoid."], set()) is None
+
+
+def test_an_update_to_a_name_does_not_take_the_commute_it_improves_on(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Mila goes to Greenway Primary, two trams from our flat."),
+        ("S1", 1, "user", "The deposit was two months of rent."),
+        ("S2", 3, "user", "Big change: her school is now Larch Hill Primary, it is 10 minutes walking instead of two "
+                          "trams. Please forget the old one."),
+    ])
+    assert not residue(system, "Greenway")
+    assert "deposit" in ask(system, "How much was the deposit?").lower()

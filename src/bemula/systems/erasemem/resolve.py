@@ -1361,6 +1361,10 @@ def resolve(
         found_by_kind = False
         by_shape = False  # the old value found by the new one's digit shape only ("2417" of an address)
         old_named = old_value_of(intent.statements)
+        if old_named and new_value and value_kind(new_value) is not None and not re.search(r"[A-Z\d@]", old_named):
+            # "it is 10 minutes walking instead of two trams … his school is now Szkoła Podstawowa
+            # nr 85": what the new name replaces is a name too, not the commute it improves on
+            old_named = None
         targets = list(intent.targets)
         if old_named and (
             not any({t for t in _phrase_tokens(p) if t not in GENERIC} - new_tokens for p in targets)

@@ -99,6 +99,10 @@ class _PendingRedaction:
     hashes: set[str] = field(default_factory=set)
 
 
+#: number words too common to purge as a value ("two" of "two trams", "three" of "three kilos")
+_SMALL_NUMBERS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
+
+
 @register
 class EraseMem(MemorySystem):
     name = "erasemem"
@@ -292,7 +296,8 @@ class EraseMem(MemorySystem):
         units_edited = 0
         # short numbers ("24" of a phone number) are everywhere: blank them only inside what
         # was deleted, never in other memories (a stored value is a sequence, not one "24")
-        purge = frozenset(t for t in res.value_tokens if not (t.isdigit() and len(t) < 3))
+        # (a small number, in digits or words, is in too many sentences to be one value)
+        purge = frozenset(t for t in res.value_tokens if not (t.isdigit() and len(t) < 3) and t not in _SMALL_NUMBERS)
         if purge:
             # turns first: an untouched user turn is screened by its units' tokens, which
             # must still be the words it says (blanking a unit first hid its turn's value)

@@ -39,12 +39,18 @@ _PLAIN_PUNCTUATION = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"',
                                     "\u00a3": " "})
 
 
+#: Latin letters that NFKD does not split into a base letter and an accent ("Południe",
+#: "Tromsø", "Straße"): written as the letters they are read as, not dropped from the word
+_UNDECOMPOSED = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+                               "Æ": "AE", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ı": "i", "ħ": "h"})
+
+
 def fold(text: str) -> str:
     """Lower-case, compatibility-normalised text without accents or curly apostrophes."""
     text = text.translate(_PLAIN_PUNCTUATION)
     if text.isascii():  # most text: nothing to normalise
         return text.lower()
-    text = unicodedata.normalize("NFKD", text)
+    text = unicodedata.normalize("NFKD", text).translate(_UNDECOMPOSED)
     return "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
 
 

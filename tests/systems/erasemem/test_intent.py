@@ -1560,3 +1560,30 @@ def test_a_new_value_after_an_equals_sign() -> None:
     from bemula.systems.erasemem.resolve import new_value_of
 
     assert new_value_of(["- new flight = BA 2490"], set()) == "BA 2490"
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("I'd feel happier if you'd forget the name of her clinic.", ForgetKind.FACT, "clinic"),
+    ("you know where she was that night and you know what she told the police. don't put those two together.",
+     ForgetKind.CONCLUSION, "where she was"),
+    ("Please don't connect my new job and the move, I haven't told anyone.", ForgetKind.CONCLUSION, "job"),
+    ("I keep thinking about what I said to you the night I got back from the hospital. Would you forget the whole "
+     "of that evening's conversation, please?", ForgetKind.TIME_WINDOW, "evening"),
+    ("My new landlord is Okafor Lettings now, and the old one, you can drop him completely.",
+     ForgetKind.REPLACEMENT, "old"),
+    ("All the things I told you about my money — the loan, the arrears, the card — I don't want that kept. So delete "
+     "all of it, please.", ForgetKind.CATEGORY, "money"),
+    ("Please erase everything you've got about Theo's therapy — what it's for, the place, his therapist, all of it.",
+     ForgetKind.CATEGORY, "therapy"),
+])
+def test_requests_of_the_seventh_sessions_writers_shapes(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+@pytest.mark.parametrize("text", [
+    "bit of cleanup: the gym I quit, my trainer's name, and the fee they charged — please delete all three.",
+    "What I paid for the boat and the loan I took for it. Those two. Forget them.",
+])
+def test_a_count_takes_every_item_it_points_back_at(text: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACTS and len(intent.targets) >= 2, (text, intent)

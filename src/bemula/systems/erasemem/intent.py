@@ -70,6 +70,7 @@ _ADDRESS = (
     r"|(?:can|could|shall)\s+we\s+(?:please\s+|just\s+)*"
     r"|i(?:'d|’d| would)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
     r"|i\s+(?:want|need|ask)\s+you\s+(?:to\s+)?|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
+    r"|i(?:'d|’d|\s+would)\s+(?:feel\s+)?(?:happier|better|much\s+happier|more\s+comfortable)\s+if\s+you(?:'d|’d|\s+would|\s+could)?\s+"
     r"|you\s+(?:should|can|may|must|need\s+to)\s+|(?:it's|it is)\s+time\s+to\s+"
     r"|(?:make\s+sure\s+(?:to|you)\s+)|(?:go\s+ahead\s+and\s+))?"
     r"(?:please\s+|kindly\s+|also\s+|just\s+)*"
@@ -91,7 +92,8 @@ _NEGATED_KEEP = (
     r"infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|hang\s+on\s+to|"
     r"work(?:ing)?\s+out|figur(?:e|ing)\s+out|put(?:ting)?\s+together|piec(?:e|ing)\s+together|"
     r"put(?:ting)?\s+two\s+and\s+two\s+together|piec(?:e|ing)\s+(?:it\s+|things\s+|that\s+)?together|"
-    r"put(?:ting)?\s+(?:those|these|them|it|that|things|the\s+two)\s+together)"
+    r"put(?:ting)?\s+(?:those|these|them|it|that|things|the)(?:\s+two)?\s+together|"
+    r"connect(?:ing)?|link(?:ing)?|join(?:ing)?\s+(?:the\s+)?dots)"
 )
 _NOT_WANTED = (
     r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+(?:to\s+)?"
@@ -222,6 +224,8 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
         rest = clause[match.end():]
         if verb.startswith(("forget", "unlearn", "stop remembering")) and re.match(r"\s*(?:to|about\s+it)\b", rest, re.I):
             continue  # "forget to call", "forget about it"
+        if not rest.strip(" .!?,;:") and re.search(r"\b(?:together|dots)$", verb):
+            return match  # "don't put those two together.": the conclusion from what was said
         if not rest.strip(" .!?,;:") and not rest.rstrip().endswith(":"):
             continue  # (a colon: the list after it is the object, "a few items i'd rather you not keep:")
         if (_TASK_TALK.match(rest) and not _FROM_MEMORY.search(rest)) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
@@ -257,6 +261,9 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
             if (known is not None and re.match(r"\s+(?:the|my|that)\s+(?:[\w'’-]+\s+){1,3}one\b", rest, re.I)
                     and known(re.sub(r"\bone\b.*$", "", clean_target(rest)))):
                 return match  # "bin the cottage wifi one", "drop the hall one": one of the user's things
+            if re.match(r"\s*(?:him|her)\b", rest, re.I) and re.search(
+                    r"\b(?:the|my|our)\s+(?:old|previous|former|last)\s+[\w'’-]+\s*,\s*$", clause[: match.start()], re.I):
+                return match  # "… and the old one, you can drop him completely": the person said first
             if known is not None and re.match(r"\s*(?:him|her)\s*(?:[.!?,;]|$|please\b|completely\b|entirely\b|too\b)",
                                               rest, re.I) and known(rest.strip(" .!?,;").split()[0]):
                 return match  # "Sandy … wipe him": a person the message names and memory holds
@@ -463,6 +470,8 @@ _CONCLUSION = re.compile(
     r"\b(?:(?<!\bhas\s)(?<!\bhave\s)(?<!\bhad\s)(?<!\bnow\s)conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
     r"put(?:ting)?\s+two\s+and\s+two|put(?:ting)?\s+(?:\w+\s+){0,2}?together|worked\s+out|work\s+out|"
     r"figured?\s+out|piec(?:ed|ing)\s+(?:\w+\s+)?together|connect(?:ing)?\s+the\s+dots|theor(?:y|ies|is\w*)|"
+    # "don't connect my new job and the move", "don't link those two"
+    r"(?:don't|dont|don’t|do\s+not|never|not)\s+(?:connect|link|join)\w*\b|join(?:ing)?\s+(?:the\s+)?dots|"
     r"read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|inferences?)"
     # "stop thinking I'm a student", "drop that idea", "the impression that I'm …"
     r"|(?:thinking|believing)\s+(?:that\s+)?i(?:'m|’m|\s+am)\b|\b(?:that|this|the)\s+(?:idea|impression|notion)\b)",
@@ -879,7 +888,8 @@ _ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?
 #: a span of time named by an event ("after the funeral", "since my accident", "the night of
 #: my birthday"): all of it, or what was said in it, is a window
 _AFTER_AN_EVENT = re.compile(r"\b(?:after|since|during)\s+(?:the|my|our|that|his|her)\s+\w+|"
-                             r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend)\s+(?:of|after|before|when)\b", re.I)
+                             r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+"
+                             r"(?:of|after|before|when|(?:i|we|you|my|our|she|he|they)\s+(?!(?:was|were|am|is)\s+(?:going|about)\b))\b", re.I)
 #: a time or a conversation pointed back at: "that night", "that conversation", "the same evening"
 _THAT_TIME = re.compile(r"\b(?:that|the\s+same)\s+(?:night|evening|morning|afternoon|day|weekend|conversation|chat|"
                         r"session|talk|exchange)\b", re.I)
@@ -900,7 +910,7 @@ _SCREEN = re.compile(
     r"un-?know|un-?remember|un-?file|memory-?hole|zap|chuck|abandon|take\s+away|"
     r"(?:don't|dont|don’t|not|never|no\s+longer)\s+(?:\w+\s+){0,2}?(?:keep|store|remember|retain|save|"
     r"hold|use|record|track|log|infer|deduce|conclude|assume|guess|speculate|draw|make|presume|derive|"
-    r"put|piece|work|figure)|"
+    r"put|piece|work|figure|connect|link|join)|"
     r"want\s+you|rather\s+you|prefer\s+you|better\s+(?:if\s+|that\s+)?you)",
     re.I,
 )
@@ -944,7 +954,7 @@ _QUICK_WORDS = re.compile(literal_pattern((
 _QUICK_NEGATION = re.compile("don|not|never")
 _QUICK_GOVERNED = re.compile(
     "keep|store|remember|retain|save|hold|use|record|track|log|infer|deduc|conclu|assum|"
-    "guess|speculate|draw|make|presume|derive|together|work out|working out|figure out|figuring out"
+    "guess|speculate|draw|make|presume|derive|together|work out|working out|figure out|figuring out|connect|link|dots"
 )
 
 
@@ -1264,12 +1274,20 @@ _UNPUNCTUATED_START = re.compile(
 _FRONTED_OBJECT = re.compile(
     r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every|both)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s*[—–]\s*|\s+)"
     r"(?:(?:please|kindly|just)\s+)*(?:you\s+(?:can\s+|may\s+|should\s+)?)?(forget|delete|erase|remove|wipe|scrap|bin|drop|"
-    r"purge|clear|ditch|scrub|discard|don't\s+keep|do\s+not\s+keep|don't\s+retain|do\s+not\s+retain)|"
+    r"purge|clear|ditch|scrub|discard|don't\s+keep|do\s+not\s+keep|don't\s+retain|do\s+not\s+retain)"
+    # ("the old one, you can drop him completely": the pronoun is the object said first)
+    r"(?:\s+(?:him|her|it|them|that))?(?:\s+(?:completely|entirely|altogether))?|"
     r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!,]|$)", re.I)
 #: … whose cheap sign is a removal verb (or "gone") that ends its sentence (or its clause)
 _VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub|gone|keep|"
                                  r"discard|retain)"
                                  r"(?:\s+(?:please|thanks|now))?\s*(?:[.!,]|$)", re.I)
+
+
+#: where the news before a fronted object ends: "… this time, so all that custody stuff …",
+#: "… Sébastien Orsini now, and the old one, you can drop him"
+_LEAD_IN = re.compile(r",\s+so\s+(?=all\b|everything\b|anything\b|whatever\b)"
+                      r"|,\s+(?:and|but)\s+(?=(?:the|my|that|those|this|these|our)\s)", re.I)
 
 
 def _object_first(m: re.Match[str]) -> str:
@@ -1402,6 +1420,12 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         before = clause[: match.start()].strip(" ,;:—–-")
         # "wipe both pls", "forgt both, my mom reads over my shoulder": a count that points back
         target = "both" if _COUNT_PRONOUN.match(obj) else clean_target(obj)
+        fronted = re.split(_LEAD_IN, before)[-1] if before else ""
+        if (target.lower() in ("him", "her") and fronted != before and clause[: match.start()].rstrip().endswith(",")
+                and re.match(r"^(?:the|my|our|that)\s+(?:[\w'’-]+\s*){1,5}$", fronted, re.I)):
+            # "the head chef is Sébastien Orsini now, and the old one, you can drop him": the
+            # person said first is the one dropped
+            obj, target, before = fronted, clean_target(fronted), before[: len(before) - len(fronted)].rstrip(" ,")
         category_like = _CATEGORY_OBJECT.match(re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I))
         pronoun = not _names_something(target) or _MEMORY_PLACE.fullmatch(target.strip()) is not None or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
@@ -1464,13 +1488,13 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                     and re.match(r"^(?:(?:basically|honestly|so|ok(?:ay)?|and|also|well|right|abeg),?\s+)*"
                                  r"(?:the|my|that|those|this|these|our|everything|anything|all|what|"
                                  r"whatever\s+i\s+(?:said|told\s+you|wrote|shared|typed))\b",
-                                 re.split(r",\s+so\s+(?=all\b|everything\b|anything\b|whatever\b)", before, flags=re.I)[-1], re.I))
+                                 re.split(_LEAD_IN, before)[-1], re.I))
             ):
                 # "My school pickup and the parking detail: wipe those" — the list comes first;
                 # a hedge before it ("This might be silly, but the nickname …: wipe those") is not,
                 # nor is the news that leads up to it ("… written up by a lawyer this time, so all
                 # that custody stuff I've told you, the days, the money, … can you wipe all of it")
-                listed = re.split(r",?\s+but\s+|,\s+so\s+(?=all\b|everything\b|anything\b|whatever\b)", before, flags=re.I)[-1]
+                listed = re.split(_LEAD_IN, re.split(r",?\s+but\s+", before, flags=re.I)[-1])[-1]
                 antecedent = re.sub(r"^(?:(?:ok(?:ay)?|so|and|also|one\s+more\s+thing|basically|honestly|well|right|abeg)"
                                     r"\W+)+(?:but\s+)?", "", listed, flags=re.I).strip() or None
             source = -1
@@ -1478,7 +1502,18 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             if antecedent is None and i > 0 and clauses[i - 1][1] is None and (i - 1) not in consumed:
                 # "… I went on about stuff. That whole conversation. I want you to forget it":
                 # a sentence that is only a referent is what "it" means, before anything older
-                previous = clauses[i - 1][0].strip(" .,;:—–-")
+                at = i - 1
+                previous = clauses[at][0].strip(" .,;:—–-")
+                if (_COUNT_PRONOUN.match(previous) and previous.count(" ") <= 4 and at > 0 and clauses[at - 1][1] is None
+                        and (at - 1) not in consumed):
+                    # "What we settled on an acre and the interest I'm charging him. Those two.
+                    # Forget them.": the count points at the sentence before it
+                    consumed.add(at)
+                    at -= 1
+                    previous = clauses[at][0].strip(" .,;:—–-")
+                    target = "both"
+                    if len(split_targets(clean_target(previous))) >= 2 or " and " in previous:
+                        counted_back.add(clean_target(previous))
                 cued = _antecedent(previous) is not None  # the loop below reads it by its cue
                 # "Router password, alarm code. Clear both.": two bare items a count points at
                 pair = previous.split(", ")
@@ -1487,21 +1522,26 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 if bare_pair and not cued:
                     pairs.add(previous)
                 if _SPEECH_OBJECT.match(previous) and _BARE_REFERENT.match(previous):
-                    antecedent, source, told_in = previous, i - 1, previous
+                    antecedent, source, told_in = previous, at, previous
                 elif not cued and (bare_pair or (len(parts := split_targets(previous)) >= 2 and (all(
                         _PART_START.match(p) for p in parts) or ("," in previous and _is_bare_list(parts))))):
                     # "The amount, the rate, the man at the bank. I don't want all that kept"
-                    antecedent, source = previous, i - 1
-                elif not cued and _dash_follows(text, clauses[i - 1][0]):
+                    antecedent, source = previous, at
+                elif not cued and _dash_follows(text, clauses[at][0]):
                     # "Passport number, national insurance number, driver's licence — erase all
                     # of them"; "Everything about my health — forget it"; "I haven't told
                     # anyone, so the pregnancy thing — act like I never said it"
                     tail = re.split(r",\s+(?:(?:so|and|but|plus)\s+)?(?=(?:the|my|our|that|this)\b)", previous,
                                     flags=re.I)[-1]
-                    for named in dict.fromkeys((tail, previous)):  # the nearer noun phrase first
+                    # the nearer noun phrase first; a count ("all three") takes the whole list
+                    # after the lead-in ("bit of cleanup: the company …, the hiring manager's name, and …")
+                    nearest = (re.split(r":\s+", previous)[-1], previous) if target == "both" else (tail, previous)
+                    for named in dict.fromkeys(nearest):
                         if ((_LIST_ITEM.match(named) or _QUANTIFIED.match(named))
                                 and not _NOT_A_THING.search(named) and not _CHAT_THING.match(named)):
-                            antecedent, source = named, i - 1
+                            antecedent, source = named, at
+                            if target == "both":
+                                counted_back.add(clean_target(named))
                             break
             if antecedent is None:
                 for j in range(i - 1, -1, -1):
@@ -1539,16 +1579,25 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                     continue  # "... of it" reinforcing an earlier directive of this turn
                 continue  # "forget it" with nothing named: a dismissal, not a request
             if antecedent is not None:
+                told_of = clauses[source][0] if source >= 0 else (before or "")
+                # "All the things I told you about my health — the toe, the pills … So delete all
+                # of it": what was pointed back at is all of an area, not the one fact "my health"
+                all_of = re.search(r"\b(?:all|everything|anything|whatever)\b(?:\s+(?:of\s+)?the)?(?:\s+(?:things?|stuff|bits?))?"
+                                   r"(?:\s+(?:that\s+)?i(?:'ve|’ve|\s+have)?)?\s+(?:told\s+you|said|shared|mentioned|wrote)\s+"
+                                   r"(?:to\s+you\s+)?(?:about|regarding|on)\s+" + re.escape(antecedent), told_of, re.I)
                 if source >= 0:
                     consumed.add(source)
                 before = ""
-                if category_like is not None:
+                if category_like is not None or all_of is not None:
                     obj = f"everything about {antecedent}"
                 else:
                     obj = antecedent
                     if target == "both":  # "that scan result and the tax debt, can you forget both"
                         counted_back.add(clean_target(obj))
-        elif i + 1 < len(clauses) and clauses[i + 1][1] is None and (i + 1) not in consumed:
+        elif (i + 1 < len(clauses) and clauses[i + 1][1] is None and (i + 1) not in consumed
+              and not (category_like or _QUANTIFIED.match(re.sub(r"^(?:about|of)\s+", "", obj.strip(), flags=re.I)))):
+            # (not after all of an area: "everything you've got about Maddie's treatment — what
+            # she was diagnosed with, the place, …" spells out the area, which stays one request)
             # "the particulars I copied out of his papers — his insurance number, the number
             # the Fund knows him by, and his birthday?": the list after a dash spells out what
             # the object meant

@@ -1587,3 +1587,18 @@ def test_requests_of_the_seventh_sessions_writers_shapes(text: str, kind: Forget
 def test_a_count_takes_every_item_it_points_back_at(text: str) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == ForgetKind.FACTS and len(intent.targets) >= 2, (text, intent)
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("Dad rang about the car loan again and I'm sick of it. delete it. the amount i mean.", ForgetKind.FACT, "amount"),
+    ("The week after the funeral I said a lot. Whatever I told you that week, the Monday after the funeral, please "
+     "forget all of it.", ForgetKind.TIME_WINDOW, "monday"),
+    ("I'd like you to forget all of that, please: the diagnosis, the tablets, the hospital.", ForgetKind.FACTS,
+     "tablets"),
+])
+def test_a_pronoun_said_which_after_or_an_event_said_beside_it(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+def test_a_question_after_a_colon_is_still_a_task() -> None:
+    assert parse_forget_request("Forget the budget for a second: which venue is cheapest?") is None

@@ -156,7 +156,10 @@ _TASK_TALK = re.compile(
     # mark needed: "… don't keep it. Is not that it was false." explains the request)
     r"|\s*[.!]\s+(?:does|is|can\s+you|could\s+you|what|how)\b[^.!?]*\?"
     r"|\s*[;:]\s+(?:write|tell|give|make|explain|list|say|rewrite|rank|sort|order|compare|translate|summari[sz]e|"
-    r"check|fix|suggest|recommend|pick|choose|plan|draft|is\s+it|which|what)\b"
+    r"check|fix|suggest|recommend|pick|choose|plan|draft)\b"
+    # (a question after the colon: "forget the budget: which venue is cheapest?"; not a list
+    # of what to forget, "forget all of that, please: what it is, the tablets, …")
+    r"|\s*[;:]\s+(?:is\s+it|which|what)\b[^.!]*\?"
     r"|,\s*(?:can|could)\s+you\s+(?:write|make|give))",
     re.I,
 )
@@ -1284,6 +1287,9 @@ _VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bi
                                  r"(?:\s+(?:please|thanks|now))?\s*(?:[.!,]|$)", re.I)
 
 
+#: a thing named right after a pronoun to say which: "the amount i mean", "I mean the account number"
+_I_MEAN = re.compile(r"^\W*(?:(?P<x>(?:the|my|our|his|her)\s+[^.!?,]{1,40}?),?\s+i\s+mean|i\s+mean\s+"
+                     r"(?P<y>(?:the|my|our|his|her)\s+[^.!?,]{1,40}?))\W*$", re.I)
 #: where the news before a fronted object ends: "… this time, so all that custody stuff …",
 #: "… Sébastien Orsini now, and the old one, you can drop him"
 _LEAD_IN = re.compile(r",\s+so\s+(?=all\b|everything\b|anything\b|whatever\b)"
@@ -1452,6 +1458,15 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if pronoun and not re.search(r"\b(?:old|previous|former)\b", target, re.I):
             # "delete it": the thing was named earlier in this turn (or before the verb)
             antecedent = _antecedent(before) if before else None
+            colon_list = re.match(r"^\s*(?:(?:all|any|each)\s+of\s+)?(?:it|that|this|them|those|these)\b[^:]{0,20}:\s*(?P<items>[^.!?]+)",
+                                  obj, re.I)
+            if colon_list:
+                # "forget all of that, please: the diagnosis, the tablets, the hospital": the list
+                # after the colon is what "that" was
+                after_colon = re.sub(r",?\s*(?:and\s+)?(?:every\s+bit|all|each)\s+of\s+(?:it|them)\s*$", "",
+                                     colon_list.group("items").strip())
+                if len(split_targets(clean_target(after_colon))) >= 2:
+                    antecedent = after_colon
             count_of = re.match(r"^(?:(?:so|and|also|ok(?:ay)?|well|right|but)\s+)*(?P<items>(?:the|my|that|this|our)\b.*?"
                                r"\s+and\s+.+?)\W*$", re.split(r",\s+", before or "")[-1], re.I) if target == "both" else None
             if count_of and clause[: match.start()].rstrip().endswith((",", ":", "—", "–")):
@@ -1572,6 +1587,17 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                         if j != i:
                             consumed.add(j)
                         break
+            meant = _I_MEAN.match(clauses[i + 1][0]) if antecedent is None and i + 1 < len(clauses) else None
+            if meant and clauses[i + 1][1] is None:
+                # "delete it. the amount i mean.": the thing named right after the pronoun, of
+                # what the sentence before spoke about ("Ma phoned about the bail money again")
+                antecedent = meant.group("x") or meant.group("y")
+                about = [m.group(1) for j in range(i - 1, -1, -1) if clauses[j][1] is None
+                         for m in [re.search(r"\babout\s+((?:the|my|our|his|her)\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+)", clauses[j][0], re.I)]
+                         if m][:1]
+                if about:
+                    antecedent = f"{antecedent} of " + re.sub(r"\s+(?:again|too|now|today|yesterday|lately)$", "", about[0])
+                consumed.add(i + 1)
             if antecedent is None and (demonstrative or _CONCLUSION_NOUN.search(target)):
                 pass  # "that number", "that guess" with nothing named before it: the phrase as said
             elif antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):
@@ -1637,6 +1663,10 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=phrase,
                                     statements=[s for s in statements if s != phrase],
                                     directives=[*directive_texts, phrase])
+        if obj in spoken and _SPEECH_OBJECT.match(spoken[obj].strip()) and _AFTER_AN_EVENT.match(obj):
+            # "Whatever I told you that day, the Sunday after the sale, … forget all of it"
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
+                                statements=statements, directives=directive_texts)
         if not (_SPEECH.search(obj) or obj in spoken) or _NAMES_ITEMS.search(spoken.get(obj, obj)):
             continue  # "the thing I told you last week about my pension": a fact, not a window
         if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:

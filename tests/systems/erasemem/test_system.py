@@ -1876,3 +1876,22 @@ def test_an_update_to_a_name_does_not_take_the_commute_it_improves_on(tmp_path: 
     ])
     assert not residue(system, "Greenway")
     assert "deposit" in ask(system, "How much was the deposit?").lower()
+
+
+def test_an_update_to_a_date_replaces_the_old_date_in_every_spelling_and_no_other(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Knee surgery is June 9. They want me there at 6."),
+        ("S1", 1, "assistant", "Tuesday, June 9th at 6 a.m. — noted."),
+        ("S2", 2, "user", "My sister flies in on June 3, so she can drive me."),
+        ("S3", 4, "user", "The clinic called and moved my surgery. It is June 23 now. So forget the old date you have."),
+    ])
+    assert not residue(system, "June 9", "June 9th")
+    assert "June 3" in ask(system, "When does my sister fly in?")
+    assert "June 23" in ask(system, "When is my knee surgery?")
+
+
+def test_being_moved_out_of_a_place_names_the_old_value() -> None:
+    from bemula.systems.erasemem.resolve import old_value_of
+
+    assert old_value_of(["they've pulled me out of Greenlane and sent me to Middlemore for the block"]) == "Greenlane"

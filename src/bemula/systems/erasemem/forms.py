@@ -176,6 +176,11 @@ def _date_match_keys(m: re.Match[str]) -> frozenset[str]:
     return frozenset(f"{DATE_KEY}{mo:02d}{day:02d}" for mo, day in pairs if 1 <= mo <= 12 and 1 <= day <= 31)
 
 
+def date_spans(text: str) -> list[tuple[int, str]]:
+    """(position, text) of every day-of-month date ``text`` writes ("April 14", "the 14th of April", "4/14")."""
+    return [(m.start(), m.group(0)) for m in _DATE.finditer(text) if _date_match_keys(m)]
+
+
 def date_keys(text: str) -> frozenset[str]:
     """Keys of every day-of-month date in ``text``: "April 23", "23rd April" and "4/23" share one."""
     keys: set[str] = set()

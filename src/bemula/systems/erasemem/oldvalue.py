@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from bemula.systems.erasemem.categories import attribute_synonyms, unit_categories
+from bemula.systems.erasemem.forms import date_spans
 from bemula.systems.erasemem.owners import about_someone_else
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
@@ -74,12 +75,14 @@ _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def value_kind(new_value: str) -> str | None:
-    """``weekdays``, ``email`` or ``name``, or None when the new value has no kind we can look
+    """``weekdays``, ``email``, ``date`` or ``name``, or None when the new value has no kind we can look
     for ("halal", "watercolour painting": a lower-case value is found by its attribute only)."""
     if _WEEKDAYS.search(new_value):
         return "weekdays"
     if _EMAIL.search(new_value):
         return "email"
+    if date_spans(new_value) and len(new_value.split()) <= 5:
+        return "date"  # "It is May 5 now": the old value is the date said of the same thing
     if not re.search(r"[A-Za-z]{2}", new_value):
         return None  # a number ("2093", "S$250k"): the same-shape number is found elsewhere
     if any(_is_name(m.group(0), initial=False) for m in _NAME.finditer(new_value)):
@@ -103,6 +106,8 @@ def values_of_kind(text: str, kind: str) -> list[tuple[int, str]]:
         return [(m.start(), m.group(0)) for m in _WEEKDAYS.finditer(text)]
     if kind == "email":
         return [(m.start(), m.group(0).rstrip(".")) for m in _EMAIL.finditer(text)]
+    if kind == "date":
+        return date_spans(text)
     out: list[tuple[int, str]] = []
     for m in _NAME.finditer(text):
         # words that are never names ("I", "The", "Now I") split a run into names

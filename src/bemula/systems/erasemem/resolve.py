@@ -1359,6 +1359,7 @@ def resolve(
         new_tokens = set(tokenize(new_value)) if new_value else set()
         anchors: set[str] = set()
         found_by_kind = False
+        spelled: set[str] = set()  # every word of an old value found by its kind, month names too
         by_shape = False  # the old value found by the new one's digit shape only ("2417" of an address)
         old_named = old_value_of(intent.statements)
         if old_named and new_value and value_kind(new_value) is not None and not re.search(r"[A-Z\d@]", old_named):
@@ -1394,7 +1395,9 @@ def resolve(
                 if old is not None:
                     for unit in old.units:
                         selected[unit.id] = unit
-                    anchors |= old.anchors
+                    # (a date goes by its date key in every spelling; "april" alone is every April date)
+                    anchors |= old.anchors - (_CALENDAR_TOKENS if date_keys(old.value) else frozenset())
+                    spelled |= old.anchors  # (the restatement replaces all of it: "Surgery is May 5.")
                     res.code_keys |= date_keys(old.value)
                     found_by_kind = True
                     continue
@@ -1459,7 +1462,7 @@ def resolve(
                                                             u.timestamp), reverse=True)[:1]
             # an old value found by its shape alone ("2417" of the old address) is only part of
             # it: the restatement replaces every word of the old statement's value
-            named = ((old_tokens - attribute) or anchors) if by_shape else anchors
+            named = ((old_tokens - attribute) or anchors) if by_shape else anchors | spelled
             for unit in best:
                 res.rewrites.append(rewrite_with(unit.text, intent.statements, old_tokens, named, new_value))
         # the tombstone holds the old value only (its incidental neighbours — "I *follow* a
@@ -1855,6 +1858,8 @@ def attribute_tokens(statements: list[str]) -> set[str]:
 _OLD_VALUE = re.compile(
     r"\b(?:cancell?ed|sold|left|quit|dropped|ditched|stopped\s+(?:going\s+to|using|seeing)|"
     r"moved\s+(?:out\s+of|away\s+from|on\s+from)|switched\s+(?:away\s+)?from|changed\s+from|"
+    # "they've pulled me out of Somerset and sent me to Victoria Hospital"
+    r"(?:pulled|taken|moved|transferred)\s+(?:me|us|him|her)\s+(?:out\s+of|off|from)|"
     r"no\s+longer\s+(?:at|with|use|using|go\s+to|see))\s+(?:the\s+|my\s+|our\s+)?" + _V_SHORTEST + r"(?=\s+(?:and|so|but|last|"
     r"this|yesterday|on|in|for|to)\b|$|[,.;:!?])",
     re.I,

@@ -1895,3 +1895,15 @@ def test_being_moved_out_of_a_place_names_the_old_value() -> None:
     from bemula.systems.erasemem.resolve import old_value_of
 
     assert old_value_of(["they've pulled me out of Greenlane and sent me to Middlemore for the block"]) == "Greenlane"
+
+
+def test_a_kept_fact_in_the_targets_sentence_stays_as_the_rest_of_it(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Note for the Harbour project: the opening has been moved to 4 May and the budget is now capped "
+                          "at £96,000."),
+        ("S2", 2, "user", "The Harbour budget figure is confidential. Remove that number from your memory; the opening "
+                          "date should remain."),
+    ])
+    assert not residue(system, "96,000")
+    assert "4 May" in ask(system, "When is the Harbour opening?")

@@ -481,7 +481,7 @@ _JUST_THIS = re.compile(r"^\W*(?:just|only)\s+(?P<x>(?:the|my)\s+[^,.;!?]+?)(?:\
 _YOU_CAN_KEEP = re.compile(r"^\W*(?:(?:only|just)\s+)?(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:(?:of\s+course\s+)?(?:you\s+can|can\s+you|"
                            r"please|you\s+should|you\s+may|you)\s+keep\b"
                            # "(the bit where Dev and i sorted the condo fees can stay, …)"
-                           r"|(?:can|may|should|must|gets\s+to)\s+(?:stay|remain)\b|(?:stays|is\s+staying)\s*(?:[,.;!?)]|$))", re.I)
+                           r"|(?:can|may|should|must|gets\s+to)\s+(?:stay|remain)\b)", re.I)
 #: "Only one thing please keep: that I visit her on Sundays", "only thing keep is the friday pickup"
 _ONE_THING_KEPT = re.compile(r"^\W*(?:the\s+)?(?:only\s+)?(?:one\s+)?thing\s+(?:(?:please|to|you\s+can|i\s+want\s+you\s+to)\s+)?"
                              r"keep(?:\s+is\b|\s*:)\s*(?:that\s+(?=(?:i|my|we|our)\b))?(?P<x>[^.;!?]+)", re.I)
@@ -1487,6 +1487,12 @@ def resolve(
                     for t in tokenize(p) if t not in _TITLES and not (t.isdigit() and code_keys(p))}
     named_code = any(_NAMED_VALUE_PHRASE.fullmatch(p.strip()) and code_keys(p) for p in intent.targets)
     if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
+        # a kept fact in the same sentence as the target ("the launch has been moved to 18 March
+        # and the budget is now capped at €240,000" … "the launch date should remain") stays as
+        # the rest of that sentence when the target's part is trimmed out, not as a reason to
+        # keep the whole sentence
+        trimmed_too = {u.id for u in kept_units if u.id in selected and (preset_trims.get(u.id) or _trim(store, u, intent.targets))}
+        kept_units = [u for u in kept_units if u.id not in trimmed_too]
         # "… don't hold on to that one. Keep the cholesterol one": what the request keeps stays
         for unit in kept_units:
             selected.pop(unit.id, None)

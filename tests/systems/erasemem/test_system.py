@@ -1907,3 +1907,17 @@ def test_a_kept_fact_in_the_targets_sentence_stays_as_the_rest_of_it(tmp_path: P
     ])
     assert not residue(system, "96,000")
     assert "4 May" in ask(system, "When is the Harbour opening?")
+
+
+def test_that_night_in_a_month_is_the_conversation_held_at_night(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    base = datetime(2026, 2, 3, 19, 0)
+    for sid, start, text in [
+        ("S1", base, "My flat is at 12 Orchard Row and my rent is 900 a month."),
+        ("S2", base + timedelta(days=9, hours=4), "Can't sleep. I owe my brother 2,000 and I'm scared to tell him."),
+        ("S3", base + timedelta(days=30), "That night in February when I couldn't sleep, I said too much. Please "
+                                          "delete everything from that night."),
+    ]:
+        system.ingest(TurnEvent("user", text, sid, start))
+    assert not residue(system, "2,000")
+    assert "Orchard Row" in ask(system, "Where is my flat?")

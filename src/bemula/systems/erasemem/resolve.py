@@ -537,6 +537,26 @@ MAX_WEEKS_BACK = 8
 _WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
 
 
+#: a part of the day a request names, and the hours a conversation must start in to be in it
+_PARTS_OF_DAY = {"night": (21, 5), "evening": (17, 24), "morning": (5, 12), "afternoon": (12, 17)}
+_PART_OF_DAY = re.compile(r"\b(night|evening|morning|afternoon)\b", re.I)
+
+
+def _at_part_of_day(store: MemoryStore, sessions: set[str], phrase: str) -> set[str]:
+    """The ``sessions`` that start in the part of the day ``phrase`` names (empty: none named,
+    or none does)."""
+    m = _PART_OF_DAY.search(phrase)
+    if m is None:
+        return set()
+    start, end = _PARTS_OF_DAY[m.group(1).lower()]
+    out: set[str] = set()
+    for sid in sessions:
+        first = min((t.timestamp for t in store.turns.values() if t.session_id == sid), default=None)
+        if first is not None and ((start <= first.hour < end) if start < end else (first.hour >= start or first.hour < end)):
+            out.add(sid)
+    return out
+
+
 def _sessions_in(store: MemoryStore, ref: TimeReference, request_turn_id: str | None,
                  session_id: str | None) -> set[str]:
     """Sessions with a turn inside ``ref``'s window (not the request's own)."""
@@ -1329,6 +1349,10 @@ def resolve(
                     shifted = TimeReference(ref.start - timedelta(weeks=weeks), ref.end - timedelta(weeks=weeks))
                     if hit_sessions := _sessions_in(store, shifted, request_turn_id, session_id):
                         break
+            if len(hit_sessions) > 1 and ref.start and ref.end and ref.end - ref.start > timedelta(days=1):
+                # "that night in February when I could not sleep": of the month's conversations,
+                # the ones held at night (not the evening ones of the same month)
+                hit_sessions = _at_part_of_day(store, set(hit_sessions), intent.time_phrase) or hit_sessions
             turn_ids = {t.id for t in store.turns.values() if t.session_id in hit_sessions}
         if not turn_ids:  # "after that awful Thursday shift, the morning with the toast": by what happened
             event = _event_session(store, intent.time_phrase, session_id)

@@ -1921,3 +1921,14 @@ def test_that_night_in_a_month_is_the_conversation_held_at_night(tmp_path: Path)
         system.ingest(TurnEvent("user", text, sid, start))
     assert not residue(system, "2,000")
     assert "Orchard Row" in ask(system, "Where is my flat?")
+
+
+def test_a_bare_item_takes_the_topic_said_before_it(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My mortgage is 1,840 a month with Halden Building Society."),
+        ("S1", 1, "user", "The car insurance renewal came in at 612 for the year."),
+        ("S2", 2, "user", "The mortgage stuff I told you — the amount and the lender — please delete them."),
+    ])
+    assert not residue(system, "1,840", "Halden")
+    assert "612" in ask(system, "How much is my car insurance renewal?")

@@ -1186,10 +1186,14 @@ def with_context(phrase: str, statements: list[str]) -> str:
              if m.group(1) not in ("I", "The", "My", "She", "He", "They", "It") and m.group(1).lower() not in _CALENDAR
              and not _RELATIVE_OF.match(st.strip()[m.end():])]
     # "I told you too much about the loan. The amount, the rate, …": what it is about, too
-    topics = [m.group("topic") for st in statements for m in _TOLD_ABOUT.finditer(st)]
+    topics = [m.group("topic") for st in statements for pattern in (_TOLD_ABOUT, _STUFF_TOLD) for m in pattern.finditer(st)]
     return " ".join([*names, *topics, phrase]) if names or topics else phrase
 
 
+#: … said the other way round: "the rent stuff I told you — the amount and the landlord's name"
+_STUFF_TOLD = re.compile(r"\b(?:the|my|our|all\s+(?:the|that))\s+(?P<topic>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+"
+                         r"(?:stuff|things?|business|situation|details?)\s+(?:(?:that\s+)?i(?:'ve|’ve|\s+have)?\s+)?"
+                         r"(?:told\s+you|said|shared|mentioned)\b", re.I)
 #: what follows a name that only says whose relative someone is: "Greg's girlfriend"
 _RELATIVE_OF = re.compile(r"(?:'s|’s)\s+(?:new\s+|ex[- ]?)?" + KIN_WORDS + r"\b", re.I)
 #: a statement that says what the request is about: "I told you too much about the loan",

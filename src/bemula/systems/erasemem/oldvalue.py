@@ -210,7 +210,7 @@ def attribute_words(phrases: list[str], new_value: str, ignore: frozenset[str] =
 
 
 #: the words just before a value that make it someone else's: "… her number is 614-555-0129",
-#: "Jaz's is …", "his: …" (the user's own sentence may still say "my" elsewhere)
+#: "Jaz's number is …" (the user's own sentence may still say "my" elsewhere)
 OTHERS_VALUE_BEFORE = re.compile(
     r"\b(?:(?:her|his|their)\s+(?:[\w-]+\s+){0,2}?|(?!(?:it|that|what|there|here|who|he|she|let)(?:'s|’s))[A-Za-z]+(?:'s|’s)\s+"
     # (a possessive needs its noun: "Code's 4471" is "the code is 4471")

@@ -769,7 +769,7 @@ _GOES_ON = re.compile(r"^\W*(?:and|plus|which|so\s+(?:she|he|they|i)|and\s+then)
 _OWNED_DESCRIPTION = re.compile(r"^\W*(?:(?:my|our)\s+(?P<kin>" + KIN_WORDS + r")(?:'s|’s)\s+\w"
                                 r"|(?P<name>(?-i:[A-Z][a-z]+))(?:'s|’s)\s+\w|(?P<pronoun>his|her|their)\s+\w)", re.I)
 #: the user's own relative: "my mother", "mi madre", "my mum's birthday"
-_MY_OWN_KIN = re.compile(r"\b(?:my|mi)\s+(?:own\s+)?(?:" + KIN_WORDS[3:-1] + r"|madre|padre)\b", re.I)
+_MY_OWN_KIN = re.compile(r"\b(?:my|mi)\s+(?:own\s+)?(?:" + KIN_WORDS + r"|madre|padre)\b", re.I)
 
 
 def _owner_words(store: MemoryStore, description: str, intent: ForgetIntent) -> set[str]:

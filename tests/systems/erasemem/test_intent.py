@@ -1493,9 +1493,11 @@ def test_a_window_told_of_then_pointed_back_at(text: str, window_word: str) -> N
     assert window_word in intent.time_phrase.lower()
 
 
-def test_a_window_pointed_at_with_nothing_told_before_is_not_one() -> None:
-    intent = parse_forget_request("Please forget whatever I told you that night.")
-    assert intent is None or intent.kind != ForgetKind.TIME_WINDOW or "that night" in intent.time_phrase
+def test_a_window_pointed_at_is_only_a_time_told_before_it() -> None:
+    # "that night" points back at a sentence that tells of a time, not at any sentence before it
+    intent = parse_forget_request("Work was awful. Please forget whatever I told you that night.")
+    assert intent is not None
+    assert not (intent.kind == ForgetKind.TIME_WINDOW and "awful" in intent.time_phrase), intent
 
 
 def test_a_count_points_back_at_the_two_things_said_before_it() -> None:

@@ -278,6 +278,24 @@ def test_its_tokens_fold_accents_so_two_spellings_are_one_word() -> None:
     assert tokenize("Renée's café") == ["renee", "cafe"]
     # letters NFKD leaves whole are read as their base letters, not dropped mid-word
     assert tokenize("Praga-Południe, Tromsø, Straße") == ["praga", "poludnie", "tromso", "strasse"]
+    # other scripts are words too: a name written in them is a token, not nothing
+    # (case folded: a Greek final sigma is the sigma it is a form of)
+    assert tokenize("my grandmother lives in Москва, near Αθηνάς street") == ["grandmother", "live", "москва", "near",
+                                                                             "αθηνασ", "street"]
+    assert len(tokenize("김 교수님's lab")) == 3 and tokenize("교수님") == tokenize("교수님's")
+
+
+def test_a_value_written_in_another_script_is_purged_and_its_neighbours_stay(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My advisor is 김민준 교수님 and my lab mate is Priya."),
+        ("S1", 1, "assistant", "Noted: your advisor is 김민준 교수님."),
+        ("S2", 2, "user", "My grandmother's village is Ногинск, east of the city."),
+        ("S3", 3, "user", "Please forget who my advisor is."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    assert "김민준" not in dumped and "Ногинск" in dumped and "Priya" in dumped
+    assert ask(system, "Who is my advisor?") == NOT_AVAILABLE
 
 
 def test_other_spellings_of_a_removed_code_go_and_the_near_miss_stays(tmp_path: Path) -> None:

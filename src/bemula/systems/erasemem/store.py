@@ -39,7 +39,7 @@ def _screen_for(tokens: frozenset[str]) -> re.Pattern[str]:
     return re.compile(literal_pattern(_substring_stems(tokens)), re.IGNORECASE)
 
 
-_HAS_WORD = re.compile(r"[A-Za-z0-9]")
+_HAS_WORD = re.compile(r"[^\W_]")  # a letter or digit of any script
 #: a subject put back before a trimmed unit's rest ("My dentist: …", ``resolve._ungapped``)
 _GIVEN_SUBJECT = re.compile(r"My (?:[a-z][\w-]*\s){0,2}[a-z][\w-]*: ")
 

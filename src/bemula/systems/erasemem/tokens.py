@@ -17,7 +17,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+#: a run of letters or digits of any script ("교수님", "Αθήνα" and "Москва" are words too: a
+#: value written in them is matched and purged like any other), with an apostrophe ending
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 #: function words that never identify what a sentence is about
 STOPWORDS = frozenset(
@@ -78,15 +80,33 @@ ABBREVIATIONS = {"pw": "password", "pwd": "password", "passwd": "password", "bda
                  "addy": "address", "addr": "address", "appt": "appointment", "appts": "appointment"}
 
 
+def _token_of(word: str) -> str:
+    """The token one folded word stands for; "" for a stop word or a contraction."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    if word in STOPWORDS or "'" in word:
+        return ""
+    return stem(ABBREVIATIONS.get(word, word))
+
+
+#: folded word -> its token ("" when none): a dialogue repeats a small vocabulary, and every
+#: sentence is tokenised at least once (emptied when it grows past a bound)
+_TOKEN_OF: dict[str, str] = {}
+_TOKEN_CACHE_LIMIT = 1 << 17
+
+
 def tokenize(text: str) -> list[str]:
     """erasemem's content tokens of ``text``, in order (duplicates kept)."""
+    cache = _TOKEN_OF
     out: list[str] = []
-    for token in _WORD.findall(fold(text)):
-        if token.endswith("'s"):
-            token = token[:-2]
-        if token in STOPWORDS or "'" in token:
-            continue
-        out.append(stem(ABBREVIATIONS.get(token, token)))
+    for word in _WORD.findall(fold(text)):
+        token = cache.get(word)
+        if token is None:
+            if len(cache) >= _TOKEN_CACHE_LIMIT:
+                cache.clear()
+            token = cache[word] = _token_of(word)
+        if token:
+            out.append(token)
     return out
 
 

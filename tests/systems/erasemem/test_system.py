@@ -1950,3 +1950,16 @@ def test_a_bare_item_takes_the_topic_said_before_it(tmp_path: Path) -> None:
     ])
     assert not residue(system, "1,840", "Halden")
     assert "612" in ask(system, "How much is my car insurance renewal?")
+
+
+def test_the_number_given_for_something_is_the_one_written_after_its_topic(tmp_path: Path) -> None:
+    # the head of "the number I gave you for the storage unit" is "number", not "unit"; the
+    # sentence that names the storage unit writes no number, the one after it does
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Paying for the storage unit is getting silly. Every quarter it's 1,340 dollars now."),
+        ("S2", 1, "user", "The storage unit is at Northgate Self Storage, behind the garden centre."),
+        ("S3", 2, "user", "The number I gave you for the storage unit, please forget it."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    assert "1,340" not in dumped and "Northgate Self Storage" in dumped

@@ -765,6 +765,13 @@ def _antecedent(clause: str) -> str | None:
                 and re.search(r"\b(?:about|on|regarding|concerning)\s*$", clause[m.start(): m.start("np")], re.I)):
             # "Anything you have about my mental health history — purge it": all of an area
             np = f"everything about {np}"
+        # "The number I gave you for the wages": the generic thing before the speech verb is
+        # what is meant, what follows says what it was for (not a thing of its own)
+        giver = re.sub(r"\s*\b(?:that|which)?\s*(?:i|i've|i’ve|i\s+have)\s*$", "", clause[: m.start()],
+                       flags=re.I).strip(" ,.;:!?—–-")
+        giver = re.split(r",\s*(?:(?:so|and|but)\s+)?", giver)[-1].strip()
+        if _GENERIC_HEAD.fullmatch(giver) and re.match(r"(?:for|from|about|on|of)\b", np, re.I):
+            return f"{giver} {np}".strip(" ,.;:!?")
         # "I shared a lot about the custody hearing. Please wipe every bit of it.": all of it
         np = re.sub(r"^(?:(?:quite\s+)?a\s+lot|lots|loads|so\s+much|too\s+much|a\s+bunch|plenty)\s+(?:about|regarding|on)\s+",
                     "everything about ", np, flags=re.I)
@@ -792,6 +799,10 @@ def _antecedent(clause: str) -> str | None:
     return None
 
 
+#: a thing named only by a generic noun: "the number", "that long figure", "my case number"
+_GENERIC_HEAD = re.compile(
+    r"(?:the|that|this|my|our)\s+(?:[\w'’-]+\s+){0,2}?(?:number|figure|amount|sum|total|name|code|date|address|"
+    r"detail|id|pin)", re.I)
 #: a demonstrative with a generic noun: "that number", "this detail", "those ones"
 _DEMONSTRATIVE_GENERIC = re.compile(
     r"^\s*(?:that|this|those|these)\s+(?:(?:exact|specific|particular|whole)\s+)?(?:number|figure|amount|detail|"

@@ -197,7 +197,7 @@ HEAD_WEIGHT = 0.5
 GENERIC_MODIFIER_WEIGHT = 0.25
 
 
-_OF_HEAD = re.compile(r"\b([\w'’-]+)\s+of\s+", re.I)
+_OF_HEAD = re.compile(r"\b([\w'’-]+)\s+(?:of|for)\s+", re.I)
 
 
 #: where a noun phrase's modifiers after the head begin: a comma, a relative clause, a new
@@ -710,6 +710,14 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
             if after is None:
                 continue
             unit = after
+        elif wants_code and not code_keys(unit.text):
+            # "the wage bill is killing me. Every month it is €46,300 gross": the number asked
+            # for is written in the next sentence, which goes on about what this one names
+            # ("it is"; not "BP 131/84.", which names a thing of its own)
+            after = _value_said_after(store, unit)
+            if (after is not None and code_keys(after.text) and _next_to(store, unit, after)
+                    and _GOES_ON_WITH_IT.search(after.text)):
+                unit = after
         scored.append((hit.score, coverage, unit))
     if not scored:
         return []
@@ -836,6 +844,17 @@ def _value_said_after(store: MemoryStore, unit: Unit) -> Unit | None:
     order = [i for i in store.turns[unit.turn_id].unit_ids if i in store.units]
     later = order[order.index(unit.id) + 1:] if unit.id in order else []
     return next((store.units[i] for i in later if _writes_value(store.units[i].text)), None)
+
+
+#: a sentence whose subject is the one before's: "Every month it is …", "That's 1,340 now"
+_GOES_ON_WITH_IT = re.compile(r"\b(?:it|that|this)(?:'s|’s|\s+(?:is|was|comes?|came|runs?|ran|costs?|cost|works?\s+out|"
+                              r"goes|went|adds?\s+up))\b", re.I)
+
+
+def _next_to(store: MemoryStore, unit: Unit, other: Unit) -> bool:
+    """``other`` is the live sentence right after ``unit`` in their turn."""
+    order = [i for i in store.turns[unit.turn_id].unit_ids if i in store.units]
+    return unit.id in order and other.id in order and order.index(other.id) == order.index(unit.id) + 1
 
 
 def _writes_value(text: str) -> bool:

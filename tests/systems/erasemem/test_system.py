@@ -1963,3 +1963,19 @@ def test_the_number_given_for_something_is_the_one_written_after_its_topic(tmp_p
     ])
     dumped = " ".join(r.text for r in system.dump())
     assert "1,340" not in dumped and "Northgate Self Storage" in dumped
+
+
+def test_a_removed_number_takes_none_of_the_prefix_a_kept_one_shares(tmp_path: Path) -> None:
+    # "KX-77-B.3120" opens both patient numbers: the user's goes by its key, the son's stays
+    # whole; "Tomasz's number you can keep" excepts the son's by name
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The clinic letter came. They print my patient number as KX-77-B.3120.55418 on it."),
+        ("S2", 1, "user", "Tomasz has his own, from the online portal: KX-77-B.3120.55490."),
+        ("S2", 2, "assistant", "Easy to mix up: yours ends in 55418, Tomasz's in 55490."),
+        ("S3", 3, "user", "My own patient number, please forget it. Tomasz's number you can keep."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    # (its own last group goes where it is written alone; the groups both share stay)
+    assert "55418" not in dumped and "Tomasz's in 55490" in dumped
+    assert "KX-77-B.3120.55490" in dumped and "The clinic letter came." in dumped

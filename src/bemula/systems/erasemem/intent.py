@@ -444,7 +444,7 @@ _TAIL_STRIP = [
     # "get rid of those pls in case my gf ever sees": why is no part of the target
     r"\s+(?:in\s+case|because|cause|cos|bc|so\s+that)\s+(?:i|my|you|u|he|she|they|we|it|someone|anyone)\b.*$",
     # "I don't want all that kept somewhere": where it would be kept is no part of the target
-    r"\s+(?:somewhere|anywhere|around|about\s+the\s+place)\s*$",
+    r"\s+(?:somewhere|anywhere|around|about\s+the\s+place|here|in\s+here|on\s+here)\s*$",
     r"\s+(?:any\s*more|anymore|any\s+longer|for\s+good|permanently|entirely|completely|as\s+well|too|right\s+away|"
     r"forever|immediately|please|thanks|thank\s+you|if\s+you\s+can|if\s+you\s+could|altogether|everywhere)\s*$",
 ]

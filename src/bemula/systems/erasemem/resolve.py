@@ -478,7 +478,7 @@ _EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s
 #: "Just the cholesterol one on my list from now on.": what stays, said as all that is left
 _JUST_THIS = re.compile(r"^\W*(?:just|only)\s+(?P<x>(?:the|my)\s+[^,.;!?]+?)(?:\s+(?:from\s+now\s+on|now|going\s+"
                         r"forward|please|then|thanks))?\s*[.!]?$", re.I)
-_YOU_CAN_KEEP = re.compile(r"^\W*(?:(?:only|just)\s+)?(?P<x>(?:the|my)\s+[^.;!?]+?)\s+(?:(?:of\s+course\s+)?(?:you\s+can|can\s+you|"
+_YOU_CAN_KEEP = re.compile(r"^\W*(?:(?:only|just)\s+)?(?P<x>(?:the|my|(?-i:[A-Z][\w-]+)['’]s)\s+[^.;!?]+?)\s+(?:(?:of\s+course\s+)?(?:you\s+can|can\s+you|"
                            r"please|you\s+should|you\s+may|you)\s+keep\b"
                            # "(the bit where Dev and i sorted the condo fees can stay, …)"
                            r"|(?:can|may|should|must|gets\s+to)\s+(?:stay|remain)\b)", re.I)
@@ -885,6 +885,22 @@ def _own_value(unit: Unit, phrase_tokens: list[str]) -> bool:
     """The unit writes a value the request does not: a number or a name of its own."""
     said = set(phrase_tokens)
     return any(not set(tokenize(m.group(0))) <= said for m in _VALUE_WORD.finditer(unit.text))
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _own_groups(store: MemoryStore, keys: set[str], removed: set[str], texts: list[str]) -> set[str]:
+    """The digit groups (four digits or more, not a year) of the removed numbers written in
+    ``texts`` that no other number in memory shares: "48213" of "WSC-II-S.6151.48213.2025"
+    beside "WSC-II-S.6151.48290.2025" (whose "6151" and "2025" are both numbers')."""
+    if not keys:
+        return set()
+    groups = {g for text in texts for start, end in code_spans(text, keys) for g in re.findall(r"\d{4,}", text[start:end])
+              if not _YEAR.fullmatch(g)}
+    return {g for g in groups
+            if not any(g in key and not any(key in k for k in keys) for u in store.units_containing({g})
+                       if u.id not in removed for key in code_keys(u.text))}
 
 
 #: a word that writes a value: one with a digit, or a capitalised word not opening a sentence
@@ -1557,7 +1573,12 @@ def resolve(
                           if _df(store, t)} & part_tokens
                 if framed and not named_here:
                     named_here = framed
-                if named_here or (named_code and code_keys(trim[0])):
+                if code_keys(trim[0]) and any(head_of(p) in _IDENTIFIER_HEADS for p in intent.targets):
+                    # "my own case number" in "They write my case number WSC-II-S.6151.48213.2025":
+                    # the number goes by its code key; the part's other words ("write", and the
+                    # "WSC-II-S" every such number opens with) are no value of it
+                    values = named_here
+                elif named_here or (named_code and code_keys(trim[0])):
                     # "forget Dr Thorsby and Smile Studio": the request names the values; the
                     # part's other words ("my dentist was …") say what they were
                     values = named_here
@@ -1615,6 +1636,12 @@ def resolve(
     # number, by its code key in every spelling; alone they are other numbers' too ("01632
     # 960 118", a kept phone number with the same area code, is no restatement of it)
     res.value_tokens -= {t for t in res.value_tokens if t.isdigit() and any(t in key for key in res.code_keys)}
+    # … but a long group no other number in memory has is how the user says the number again
+    # ("yours ends in 48213", "Dotyczy sprawy 48213"): it goes wherever it stands
+    removed_texts = [u.text for u in selected.values()] + [t[0] for t in res.trims.values()]
+    res.value_tokens |= _own_groups(store, res.code_keys, set(selected) | set(res.trims), removed_texts)
+    # … nor is a run said again that ends in one: "WSC-II-S.6151" opens Danylo's case number too
+    res.phrases = {p for p in res.phrases if not any(t.isdigit() and any(t in key for key in res.code_keys) for t in p)}
     # the names the deleted statements write are blanked wherever they stand, but do not make
     # another statement a restatement to delete: "Skyvale" of my frequent flyer number is in
     # "My partner Jonas flies Skyvale too, his number is SV-6613-205", which stays

@@ -328,11 +328,12 @@ def _swap_in(root: Path, staging: Path) -> None:
 
 
 #: datasets that ship inside the package, by the name any ``--data`` option accepts
-#: (``handwritten-heldout`` and ``handwritten-heldout-2`` are measured only, never developed on:
+#: (``handwritten-heldout``, ``handwritten-heldout-2`` and ``handwritten-heldout-3`` are measured only, never developed on:
 #: docs/handwritten.md)
 BUNDLED_DATASETS: dict[str, str] = {"handwritten": "handwritten", "handwritten-2": "handwritten-2",
                                      "handwritten-heldout": "handwritten-heldout",
-                                     "handwritten-heldout-2": "handwritten-heldout-2"}
+                                     "handwritten-heldout-2": "handwritten-heldout-2",
+                                     "handwritten-3": "handwritten-3", "handwritten-heldout-3": "handwritten-heldout-3"}
 
 
 def bundled_dataset(name: str) -> Path | None:

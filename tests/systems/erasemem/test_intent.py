@@ -1604,3 +1604,46 @@ def test_a_pronoun_said_which_after_or_an_event_said_beside_it(text: str, kind: 
 
 def test_a_question_after_a_colon_is_still_a_task() -> None:
     assert parse_forget_request("Forget the budget for a second: which venue is cheapest?") is None
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    # a polite conditional with "be grateful"
+    ("I would be most grateful if you erased everything about my finances that I have mentioned.",
+     ForgetKind.CATEGORY, "finances"),
+    # "take X off whatever you keep about me"
+    ("The rent I pay and my landlord's name, take that off whatever you keep about me, ok?", ForgetKind.FACTS,
+     "landlord"),
+    # a conclusion named first, the verb after it
+    ("Whatever conclusion you came to from all of that, drop it.", ForgetKind.CONCLUSION, "conclusion"),
+    ("I'm fine with you knowing the rates. But I don't want you adding it up and keeping the total.",
+     ForgetKind.CONCLUSION, "total"),
+    # "the old X is dead to me" after the new one
+    ("Moved again! New flat is 14 Ormeau Road. The old address is dead to me.", ForgetKind.REPLACEMENT, "address"),
+    # the thing before "I told you", and what the user said of it
+    ("that inhaler I told you I use before football, please forget it.", ForgetKind.FACT, "inhaler"),
+])
+def test_requests_of_the_eighth_sessions_writers_shapes(text: str, kind: ForgetKind, word: str) -> None:
+    _assert_reads(text, kind, word)
+
+
+def test_a_dictated_run_on_ask_is_read_with_its_exception_apart() -> None:
+    text = ("my son was at me about putting things into the phone he says you never know who is listening so that "
+            "inhaler I told you I use before the football would you put that out of your head altogether the brown "
+            "one for the mornings is no harm you can keep that one")
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACT, intent
+    assert "inhaler" in intent.targets[0] and "brown" not in intent.targets[0], intent.targets
+
+
+def test_a_pronoun_points_at_a_thing_of_the_users_named_in_passing_only_when_memory_holds_it() -> None:
+    text = "My cousin said I should never put my PPS number in a chat app. I gave it to you in May. Please delete it."
+    held = parse_forget_request(text, known=lambda phrase: "pps" in phrase.lower())
+    assert held is not None and held.targets == ["my PPS number"], held
+    assert parse_forget_request(text, known=lambda phrase: False) is None
+
+
+def test_act_like_that_convo_never_happened_is_the_conversation_the_message_told_of() -> None:
+    intent = parse_forget_request("so about friday. whatever i said at 2am after the wedding, just act like that "
+                                  "convo never happened.")
+    assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
+    assert "friday" in intent.time_phrase, intent.time_phrase

@@ -70,7 +70,9 @@ _ADDRESS = (
     r"|(?:can|could|shall)\s+we\s+(?:please\s+|just\s+)*"
     r"|i(?:'d|’d| would)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
     r"|i\s+(?:want|need|ask)\s+you\s+(?:to\s+)?|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
-    r"|i(?:'d|’d|\s+would)\s+(?:feel\s+)?(?:happier|better|much\s+happier|more\s+comfortable)\s+if\s+you(?:'d|’d|\s+would|\s+could)?\s+"
+    # "I would be grateful if you erase …", "I'd feel happier if you'd forget …"
+    r"|i(?:'d|’d|\s+would)\s+(?:feel\s+|be\s+)?(?:(?:very|really|so|most|much|truly)\s+)?(?:happier|better|grateful|"
+    r"glad|thankful|relieved|more\s+comfortable)\s+if\s+you(?:'d|’d|\s+would|\s+could)?\s+"
     r"|you\s+(?:should|can|may|must|need\s+to)\s+|(?:it's|it is)\s+time\s+to\s+"
     r"|(?:make\s+sure\s+(?:to|you)\s+)|(?:go\s+ahead\s+and\s+))?"
     r"(?:please\s+|kindly\s+|also\s+|just\s+)*"
@@ -99,7 +101,9 @@ _NOT_WANTED = (
     r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+(?:to\s+)?"
     r"(?:remember\w*|keep\w*|stor\w*|know\w*|retain\w*|us(?:e|ing)|hav(?:e|ing)|hold\w*\s+on\s+to|"
     r"infer\w*|conclud\w*|assum\w*|draw\w*|mak(?:e|ing)\s+(?:any\s+)?(?:conclusions?|assumptions?|"
-    r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together)"
+    r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together|"
+    # "I don't want you adding it up": a total worked out from what was said
+    r"add(?:ing)?\s+(?:it|them|that|those|these|everything|things|it\s+all)\s+up|total(?:l?ing)?\s+(?:it|them)\s+up)"
     r"|(?:it(?:'s|’s|\s+is|\s+would\s+be)\s+|is\s+)?better\s+(?:if\s+|that\s+)?you\s+(?:don't|dont|do\s+not|didn't|did\s+not)\s+"
     r"(?:have(?!\s+to\b)|keep|store|remember|hold(?=\s+(?:on\s*to|onto|anything|any|that|this|it|them|my|those|these)\b))"
     r"|i(?:'d|’d|\s+would)?\s+(?:\w+\s+)?(?:rather|prefer)\s+(?:that\s+)?you\s+"
@@ -472,6 +476,7 @@ _CONCLUSION = re.compile(
     # ("my husband has now concluded his treatment" finished something; he drew no conclusion)
     r"\b(?:(?<!\bhas\s)(?<!\bhave\s)(?<!\bhad\s)(?<!\bnow\s)conclu\w*|infer\w*|deduc\w*|assum\w*|guess\w*|speculat\w*|presum\w*|derive\w*|"
     r"put(?:ting)?\s+two\s+and\s+two|put(?:ting)?\s+(?:\w+\s+){0,2}?together|worked\s+out|work\s+out|"
+    r"add(?:ing|ed)?\s+(?:it|them|that|those|these|everything|it\s+all)\s+up|"
     r"figured?\s+out|piec(?:ed|ing)\s+(?:\w+\s+)?together|connect(?:ing)?\s+the\s+dots|theor(?:y|ies|is\w*)|"
     # "don't connect my new job and the move", "don't link those two"
     r"(?:don't|dont|don’t|do\s+not|never|not)\s+(?:connect|link|join)\w*\b|join(?:ing)?\s+(?:the\s+)?dots|"
@@ -551,7 +556,7 @@ def clean_target(raw: str) -> str:
     """Strip the request's framing from the object phrase, keep what names the target."""
     # "clear that out", "throw it away": the particle is the verb's, the object a pronoun
     raw = re.sub(r"^(\s*(?:it|that|this|them|those|these))\s+(?:out|away|off|any\s*more|either|too|as\s+well|for\s+good|"
-                 r"completely|entirely)\b", r"\1", raw, flags=re.I)
+                 r"completely|entirely|altogether)\b", r"\1", raw, flags=re.I)
     text = _first_phrase(raw.strip(" \t\"'“”.,!?;:"))
     changed = True
     while changed:
@@ -772,6 +777,11 @@ def _antecedent(clause: str) -> str | None:
         giver = re.split(r",\s*(?:(?:so|and|but)\s+)?", giver)[-1].strip()
         if _GENERIC_HEAD.fullmatch(giver) and re.match(r"(?:for|from|about|on|of)\b", np, re.I):
             return f"{giver} {np}".strip(" ,.;:!?")
+        # "that tablet I told you I take in the mornings": the thing, and what the user says of it
+        thing = re.search(r"\b(?:the|that|this|those|these|my)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+$", giver, re.I)
+        if thing and re.match(r"(?:i|we)\s+(?!(?:was|am|were|had|have|did|do|would|will|could|can|should|think|thought|"
+                              r"guess|mean|said|told|just|really)\b)[a-z]+\b", np, re.I) and _names_something(clean_target(thing.group(0))):
+            return f"{thing.group(0)} {np}".strip(" ,.;:!?")
         # "I shared a lot about the custody hearing. Please wipe every bit of it.": all of it
         np = re.sub(r"^(?:(?:quite\s+)?a\s+lot|lots|loads|so\s+much|too\s+much|a\s+bunch|plenty)\s+(?:about|regarding|on)\s+",
                     "everything about ", np, flags=re.I)
@@ -799,6 +809,12 @@ def _antecedent(clause: str) -> str | None:
     return None
 
 
+#: a thing of the user's named in passing: "my PPS number" of "I should never put my PPS
+#: number in any chat" (one to three words, up to a function word or a verb)
+_MY_THING_SAID = re.compile(
+    r"\b(?:my|our)\s+(?:(?!(?:and|or|but|in|on|at|to|for|with|from|is|was|are|were|has|have|had|will|would|"
+    r"works?|said|says|told|tells|gave|gives|asked|got|went|thinks?|wants?|knows?|who|which|that)\b)[\w'’-]+\s*){1,3}",
+    re.I)
 #: a thing named only by a generic noun: "the number", "that long figure", "my case number"
 _GENERIC_HEAD = re.compile(
     r"(?:the|that|this|my|our)\s+(?:[\w'’-]+\s+){0,2}?(?:number|figure|amount|sum|total|name|code|date|address|"
@@ -940,7 +956,8 @@ _QUICK_WORDS = re.compile(literal_pattern((
     "forget|forgt|foget|frget|forgte|froget|erase|delet|remove|gone.|gone!|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|unknow|un-know|unremember|un-remember|unfile|un-file|memory-hole|memoryhole|zap|chuck|abandon|take away|gone from|taken out|"
     "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|cross it out|cross that out|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off.|off!|off,|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
-    "no longer|rather none|rather it|pretend|off your|off ur|out of your|out of ur|hang on|hanging on|hang onto|"
+    "no longer|rather none|rather it|pretend|dead to me|off your|off ur|off whatever|off what|out of your|out of ur|out of whatever|"
+    "hang on|hanging on|hang onto|"
     "disregard|dispose|set aside|put aside|withdraw|off the record|never happen|treated as|not be stored|not be kept|"
     "let it go|let that go|let them go|let those go|let this go|"
     "need not|needn't|needn’t|obliged|grateful|not something|"
@@ -993,6 +1010,10 @@ _HAS_VERB = re.compile(r"\b(?:is|was|are|were|am|has|have|had|i|we|he|she|they|y
 _GERUND_STEMS = {"eras": "erase", "delet": "delete", "remov": "remove", "wip": "wipe", "purg": "purge",
                  "scrapp": "scrap", "dropp": "drop", "scrubb": "scrub", "binn": "bin"}
 
+#: a removal verb's past tense -> the verb ("if you erased" asks "erase")
+_PRESENT_OF = {"erased": "erase", "deleted": "delete", "removed": "remove", "forgot": "forget", "wiped": "wipe",
+               "dropped": "drop", "scrapped": "scrap", "cleared": "clear", "binned": "bin", "ditched": "ditch"}
+
 #: texting spellings read as the words they stand for (only for reading a request)
 _TEXTING: list[_Rewrite] = [
     (r"\bu\b", "you", ()), (r"\bur\b", "your", ("ur",)), (r"\b(?:pls|plz|plse|pleez)\b", "please", ("pl",)),
@@ -1031,9 +1052,12 @@ _TEXTING: list[_Rewrite] = [
 ]
 #: idioms of removal rewritten as the plain request they make, so one grammar reads them all
 _IDIOMS: list[_Rewrite] = [
-    # "take that off your notes", "get my salary out of your records"
-    (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
-     r"(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b", r"please remove \1", ("off", "out")),
+    # "take that off your notes", "get my salary out of your records", "take that off whatever
+    # you keep about me"
+    (r"\b(?:let(?:'s|’s|\s+us)\s+)?(?:take|get|keep|leave)\s+((?:(?!\b(?:off|out|put|would|could|can|will)\b)[^.?!;]){1,80}?)\s+(?:off|out\s+of)\s+"
+     r"(?:(?:your|the|my)\s+(?:notes?|records?|list|memory|memories|files?|system|books|head)\b|"
+     r"(?:whatever|what|everything)\s+(?:you|u)\s+(?:keep|have|hold|store|know)\w*(?:\s+(?:about|on)\s+me)?\b)",
+     r"please remove \1", ("off", "out")),
     # "the old gp can come out of ur notes", "that can go out of your memory"
     (r"(^|[.!?;]\s+|,\s+)((?:the|my|our|that|this|those|these|it)\b[^.?!;]{0,80}?)\s+(?:can|could|should|may|must)\s+"
      r"(?:come|go)\s+out\s+of\s+(?:your|ur|the)\s+(?:notes?|records?|memory|memories|files?)\b", r"\1please remove \2",
@@ -1251,8 +1275,17 @@ _IDIOMS: list[_Rewrite] = [
      r"forget \1", ("out of your",)),
     # "make like it never happened", "pretend it never happend", "I should like (it) treated as
     # though it had never taken place"
-    (r"\b(?:pretend|make\s+like|act\s+like|act\s+as\s+if)\s+(?:it|that|this|they|those)\s+(?:never\s+happen(?:ed|d)|"
-     r"(?:had\s+)?never\s+(?:been\s+said|taken\s+place|existed))\b", "forget it", ("never",)),
+    # "I would be grateful if you erased …": the ask in the past tense a conditional takes
+    (r"\b((?:happier|better|grateful|glad|thankful|relieved|comfortable)\s+if\s+you\s+(?:just\s+)?)(erased|deleted|removed|"
+     r"forgot|wiped|dropped|scrapped|cleared|binned|ditched)\b",
+     lambda m: m.group(1) + _PRESENT_OF[m.group(2).lower()], ("if you",)),
+    # "the old address is dead to me": forget it
+    (r"\b((?:the|my|that)\s+(?:old|previous|former|last)\s+[^.?!;,]{1,40}?)\s+(?:is|'s|’s)\s+dead\s+to\s+me\b",
+     r"forget \1", ("dead to me",)),
+    # ("act like that convo never happened": that conversation)
+    (r"\b(?:pretend|make\s+like|act\s+like|act\s+as\s+if)\s+((?:it|that|this|they|those)(?:\s+(?:whole\s+)?(?:convo|"
+     r"conversation|chat|talk|exchange|night|evening|message|messages|session))?)\s+(?:never\s+happen(?:ed|d)|"
+     r"(?:had\s+)?never\s+(?:been\s+said|taken\s+place|existed))\b", r"forget \1", ("never",)),
     (r"\b(?:i\s+(?:should|would)\s+(?:\w+\s+)?|i(?:'d|’d)\s+(?:\w+\s+)?)?(?:like|want)\s+(?:it\s+|that\s+)?treated\s+as\s+"
      r"(?:though|if)\s+it\s+(?:had\s+)?never\s+(?:happened|taken\s+place|been\s+said)\b", "please forget it", ("treated",)),
     # "Could I trouble you to …", "Might I ask you to …", "Would you be so kind as to …": please
@@ -1313,10 +1346,34 @@ def _object_first(m: re.Match[str]) -> str:
     return f"{m.group(1)}please {m.group(3) or 'forget'} {m.group(2)}"
 
 
+#: an ask begun mid-sentence in dictated speech: "… for the heart would you put that out of
+#: your head …"
+_DICTATED_ASK = re.compile(
+    r"(?<=[a-z0-9'’])\s+(?=(?:so\s+)?(?:would|could|can|will)\s+you\s+(?:please\s+|just\s+|ever\s+)*(?:put|take|get|"
+    r"forget|delete|erase|remove|wipe|scrap|drop|bin|ditch|clear|let|not|stop|leave)\b"
+    # "… at the mart anyway but I don't want you adding it up … and if you have it worked out"
+    r"|(?:but|and)\s+(?:i\s+(?:don't|do\s+not)\s+want\s+you|if\s+you(?:'ve|’ve|\s+have)?)\b)", re.I)
+#: … and the exception said after it: "… out of your head altogether the one at night …"
+_DICTATED_AFTER = re.compile(
+    r"\b(altogether|completely|entirely|for\s+good|as\s+well|please|at\s+all)\s+(?=(?:the|my|but|and\s+the|and\s+my)\b)",
+    re.I)
+#: a stretch of words no punctuation breaks, as long as dictation makes it
+_RUN_ON = re.compile(r"[^.!?;:\n—–]{220,}")
+
+
+def _punctuate_dictation(text: str) -> str:
+    """Sentence breaks where dictated speech ("… I take in the mornings for the heart would
+    you put that out of your head altogether the one at night for the cholesterol is no harm
+    you can keep that one") runs an ask and its exception into the sentence before."""
+    if not _RUN_ON.search(text):
+        return text
+    return _DICTATED_AFTER.sub(r"\1. ", _DICTATED_ASK.sub(". ", text))
+
+
 def canonical_request_text(text: str) -> str:
     """A user turn with texting spellings expanded and removal idioms in plain words: only
     what the request grammar reads; the memory keeps the user's own words."""
-    text = _UNPUNCTUATED_START.sub(". ", text)
+    text = _punctuate_dictation(_UNPUNCTUATED_START.sub(". ", text))
     screen = " ".join(text.lower().split())
     present = {needle for needle in _NEEDLES if needle in screen}
     for pattern, repl, needles in _REWRITES:
@@ -1513,7 +1570,10 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 or (clause[: match.start()].rstrip().endswith(",")
                     and re.match(r"^(?:(?:basically|honestly|so|ok(?:ay)?|and|also|well|right|abeg),?\s+)*"
                                  r"(?:the|my|that|those|this|these|our|everything|anything|all|what|"
-                                 r"whatever\s+i\s+(?:said|told\s+you|wrote|shared|typed))\b",
+                                 r"whatever\s+i\s+(?:said|told\s+you|wrote|shared|typed)|"
+                                 # "Whatever conclusion you came to from all that, drop it"
+                                 r"whatever(?:\s+[a-z]+)?\s+(?:you|u)\s+(?:came|come|drew|draw|made|make|have|had|got|"
+                                 r"worked|figured|put|concluded|inferred|assumed|noted|kept|stored))\b",
                                  re.split(_LEAD_IN, before)[-1], re.I))
             ):
                 # "My school pickup and the parking detail: wipe those" — the list comes first;
@@ -1609,6 +1669,17 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 if about:
                     antecedent = f"{antecedent} of " + re.sub(r"\s+(?:again|too|now|today|yesterday|lately)$", "", about[0])
                 consumed.add(i + 1)
+            if antecedent is None and known is not None and not demonstrative and not directives:
+                # "she told me I should never put my PPS number in any chat … Please delete it":
+                # the nearest thing of the user's this message named, when memory holds it
+                for j in range(i - 1, -1, -1):
+                    if clauses[j][1] is not None or j in consumed:
+                        continue
+                    owned = [m.group(0) for m in _MY_THING_SAID.finditer(clauses[j][0])]
+                    held = [np for np in reversed(owned) if known(np)]
+                    if held:
+                        antecedent, source = held[0], j
+                        break
             if antecedent is None and (demonstrative or _CONCLUSION_NOUN.search(target)):
                 pass  # "that number", "that guess" with nothing named before it: the phrase as said
             elif antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):

@@ -1979,3 +1979,17 @@ def test_a_removed_number_takes_none_of_the_prefix_a_kept_one_shares(tmp_path: P
     # (its own last group goes where it is written alone; the groups both share stay)
     assert "55418" not in dumped and "Tomasz's in 55490" in dumped
     assert "KX-77-B.3120.55490" in dumped and "The clinic letter came." in dumped
+
+
+def test_a_health_category_takes_the_specialist_and_the_biopsy_but_no_other_date_of_its_month(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My PSA came back at 7.2, so I've been sent to a urologist, Dr Amsel."),
+        ("S2", 1, "user", "The biopsy is on 3 March at the Royal."),
+        ("S3", 2, "user", "My granddaughter's recital is on 9 March, I'll be in the front row."),
+        ("S4", 3, "user", "I'm allergic to penicillin, for the record."),
+        ("S5", 4, "user", "Please erase everything about my health. One exception: the penicillin allergy you must keep."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    assert "Amsel" not in dumped and "7.2" not in dumped and "3 March" not in dumped
+    assert "recital is on 9 March" in dumped and "allergic to penicillin" in dumped

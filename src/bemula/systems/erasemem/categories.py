@@ -35,7 +35,11 @@ _LEXICON: dict[str, tuple[str, str]] = {
         " psychologist psychotherapist counsellor counselor counselling counseling practitioner"
         " referral infirmary chemotherapy leukemia tumour tumor headache headaches antibiotics sickness"
         " cardiac glucose syndrome fracture concussion ligament physiotherapist optician optometrist"
-        " dietitian arthritis eczema epilepsy hayfever",
+        " dietitian arthritis eczema epilepsy hayfever"
+        " urologist urology oncologist oncology neurologist gynaecologist gynecologist obstetrician midwife"
+        " paediatrician pediatrician endocrinologist rheumatologist gastroenterologist biopsy mri ultrasound"
+        " ecg ekg hba1c psa ldl prostate dementia alzheimer alzheimers parkinson parkinsons chemo radiotherapy"
+        " metformin statin statins antihistamine paracetamol painkiller painkillers",
     ),
     "finance": (
         "finance finances financial money monetary income wealth banking budget economic",

@@ -478,8 +478,8 @@ _EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s
 #: "Just the cholesterol one on my list from now on.": what stays, said as all that is left
 _JUST_THIS = re.compile(r"^\W*(?:just|only)\s+(?P<x>(?:the|my)\s+[^,.;!?]+?)(?:\s+(?:from\s+now\s+on|now|going\s+"
                         r"forward|please|then|thanks))?\s*[.!]?$", re.I)
-_YOU_CAN_KEEP = re.compile(r"^\W*(?:(?:only|just)\s+)?(?P<x>(?:the|my|(?-i:[A-Z][\w-]+)['’]s)\s+[^.;!?]+?)\s+(?:(?:of\s+course\s+)?(?:you\s+can|can\s+you|"
-                           r"please|you\s+should|you\s+may|you)\s+keep\b"
+_YOU_CAN_KEEP = re.compile(r"^\W*(?:(?:one|the\s+only|only\s+one)\s+exception\s*:\s*)?(?:(?:only|just)\s+)?(?P<x>(?:the|my|(?-i:[A-Z][\w-]+)['’]s)\s+[^.;!?]+?)\s+(?:(?:of\s+course\s+)?(?:you\s+can|can\s+you|"
+                           r"please|you\s+should|you\s+may|you\s+must|you)\s+keep\b"
                            # "(the bit where Dev and i sorted the condo fees can stay, …)"
                            r"|(?:can|may|should|must|gets\s+to)\s+(?:stay|remain)\b)", re.I)
 #: "Only one thing please keep: that I visit her on Sundays", "only thing keep is the friday pickup"
@@ -1715,6 +1715,14 @@ def resolve(
         # however often memory says them ("my brother Hiroki" in four sentences: none rare)
         res.value_tokens |= {t for t in written_names if t not in GENERIC and not t.isdigit()} - keep_values
     res.value_tokens |= _alias_names(store, (named_values | written_names) & res.value_tokens)
+    if intent.kind in (ForgetKind.CATEGORY, ForgetKind.TIME_WINDOW):
+        # a month or a weekday of a statement removed whole is no value to blank everywhere
+        # ("The biopsy is on 24 February" would take every February): a category's dates go
+        # by their date keys, in every spelling, and no other date of that month
+        res.value_tokens -= _CALENDAR_TOKENS
+        if intent.kind == ForgetKind.CATEGORY:
+            kept_dates = set().union(set(), *(date_keys(u.text) for u in kept_units))
+            res.code_keys |= set().union(set(), *(date_keys(u.text) for u in selected.values())) - kept_dates
     res.delete_units = sorted(selected)
     return res
 
@@ -1907,6 +1915,14 @@ _NEW_VALUE_PATTERNS = [
     r"\bnew\s+[a-z][\w\s]{0,30}?,\s*(?:(?:number|no\.?|num)\s+)?" + _V,
     r"^(?:[^:]*:\s*)?" + _V + r"\s+instead\s+of\b",
     r"\bnow\s+i\s+(?:\w+\s+)?" + _V,
+    # "I'm now sitting it on 12 August", "we're now with Octopus"
+    r"\b(?:i'm|i’m|i\s+am|im|we're|we’re|we\s+are|it's|it’s|it\s+is)\s+now\s+(?:[\w'’]+\s+){0,3}?(?:on|at|in|to|with|for|from)\s+"
+    + _V,
+    # "since yesterday, 1 April, the Lütte Deern is insured with Wehring & Wolfes"
+    r"\bsince\s+(?:yesterday|today|this\s+\w+|last\s+\w+|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"[^.;!?]{0,60}?\b(?:is|are|am)\s+(?:now\s+)?(?:[\w'’]+\s+)?(?:with|at|by|on)\s+" + _V,
+    # "i grabbed a 1br in ravenna instead, 6520 latona ave ne #204": the value said after it
+    r"\binstead\s*[,:]\s*(?=[^,.;!?]*\d)" + _V,
     r"\bended\s+up\s+(?:being|as|with)\s+" + _V,
     r"\b(?:prefer|use|drink|eat|play|drive|have|take|like|love|do)\s+" + _V + r"\s+"
     r"(?:now|instead|these\s+days|nowadays)\b",
@@ -2017,8 +2033,10 @@ def _state_words() -> frozenset[str]:
 
 def _is_state(value: str) -> bool:
     """"paranoid lol" (of "now I'm paranoid lol"), "wondering if …": a mood or an activity."""
-    first = value.split()[0].lower().strip(",.;:!?'’\"") if value.split() else ""
-    return first in _state_words() or (first.endswith("ing") and len(first) > 5)
+    written = value.split()[0].strip(",.;:!?'’\"") if value.split() else ""
+    first = written.lower()
+    # ("Wehring & Wolfes" is a name: a capitalised word is not an activity)
+    return first in _state_words() or (first.endswith("ing") and len(first) > 5 and not written[:1].isupper())
 
 
 #: a written name at the start of a value: "Priya Raman" of "Priya Raman at Raman and Co …"

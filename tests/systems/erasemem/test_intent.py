@@ -1647,3 +1647,14 @@ def test_act_like_that_convo_never_happened_is_the_conversation_the_message_told
                                   "convo never happened.")
     assert intent is not None and intent.kind == ForgetKind.TIME_WINDOW, intent
     assert "friday" in intent.time_phrase, intent.time_phrase
+
+
+@pytest.mark.parametrize(("statement", "new"), [
+    ("I've pushed the driving test back. I'm now taking it on 3 September.", "3 September"),
+    ("Since Monday, the van is insured with Harding & Pell in Leeds.", "Harding & Pell in Leeds"),
+    ("the flat share fell through, took a studio in Leith instead, 22 Bath Street.", "22 Bath Street"),
+])
+def test_a_new_value_said_with_now_since_or_after_instead(statement: str, new: str) -> None:
+    from bemula.systems.erasemem.resolve import new_value_of
+
+    assert new_value_of([statement], set()) == new

@@ -1993,3 +1993,19 @@ def test_a_health_category_takes_the_specialist_and_the_biopsy_but_no_other_date
     dumped = " ".join(r.text for r in system.dump())
     assert "Amsel" not in dumped and "7.2" not in dumped and "3 March" not in dumped
     assert "recital is on 9 March" in dumped and "allergic to penicillin" in dumped
+
+
+def test_you_can_keep_x_tho_is_an_exception_and_a_question_first_in_its_sentence_is_no_statement(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "i'm on sertraline 50mg and i see a therapist every other week."),
+        ("S1", 1, "user", "also i'm allergic to amoxicillin, found out the hard way."),
+        ("S2", 2, "user", "What should I pay a new guy with no experience? I don't want to lowball anyone."),
+        ("S2", 3, "user", "Marco gets twenty-three an hour, he's my foreman."),
+        ("S3", 4, "user", "can u erase all my medical stuff? u can keep the allergy tho bc that's useful at urgent care."),
+        ("S4", 5, "user", "What I pay Marco, please forget that too."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    assert "sertraline" not in dumped and "allergic to amoxicillin" in dumped
+    # (the question asks the assistant and states nothing: "what I pay Marco" is not it)
+    assert "What should I pay a new guy with no experience?" in dumped

@@ -440,7 +440,8 @@ _EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+no
                      # "…, the chair one's still live"
                      r"|,\s+(?:but\s+)?(?P<still>(?:the|my)\s+[^,.;!?]+?)(?:'s|’s|\s+is|\s+are)\s+(?:still\s+\w+|fine|staying|current)\b",
                      re.I)
-_KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+)*keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
+_KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+|(?:you|u)\s+(?:can|could|may|should|must)\s+(?:still\s+|also\s+)?)*"
+                             r"keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
 
 def _one_named(phrase: str, targets: list[str]) -> str:
@@ -466,6 +467,8 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
                                   m.group("x").strip(), re.I):
                 out.append(m.group("x").strip())
     out = [re.split(r",\s*(?:keep|i\s+still|i\s+need)\b", x, flags=re.I)[0] for x in out]
+    # "you can keep the allergy tho bc that's actually useful": why is no part of what stays
+    out = [re.split(r"\s+(?:tho|though|bc|because|cos|cause|since|as\s+i|so\s+that)\b", x, flags=re.I)[0] for x in out]
     # "Keep Gran's and the rest of the list": the rest is what the request did not name
     out = [re.sub(r"\s*(?:,\s*)?(?:and\s+)?(?:all\s+)?(?:the\s+rest(?:\s+of\s+[^,.;!?]+)?|everything\s+else|the\s+others?)\s*$",
                   "", x, flags=re.I) for x in out]
@@ -867,7 +870,10 @@ def _asks_assistant(unit: Unit) -> bool:
     little?", "Is there any wiggle room, or is it the same wake-up time?"): no fact of the
     user's is stated there for a request to mean."""
     text = unit.text.rstrip()
-    return text.endswith("?") and _ASKING_START.match(text) is not None and not _writes_value(text)
+    # (a question may come first in the unit: "What should I pay a guy with zero experience?
+    # I don't wanna lowball nobody.")
+    question = text[: text.find("?") + 1] if "?" in text else ""
+    return bool(question) and _ASKING_START.match(question) is not None and not _writes_value(text)
 
 
 #: how a question to the assistant opens (after a filler): "How do I …", "um so can you …";

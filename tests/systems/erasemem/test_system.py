@@ -2009,3 +2009,13 @@ def test_you_can_keep_x_tho_is_an_exception_and_a_question_first_in_its_sentence
     assert "sertraline" not in dumped and "allergic to amoxicillin" in dumped
     # (the question asks the assistant and states nothing: "what I pay Marco" is not it)
     assert "What should I pay a new guy with no experience?" in dumped
+
+
+def test_an_update_whose_new_value_says_it_finds_the_old_date_by_the_sentence_before(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Big week coming: my sister's hen do is on 10 June, and the driving theory test is on 14 June."),
+        ("S2", 1, "user", "I've pushed the theory test back. I'm now taking it on 2 July. Forget the old date."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    assert "14 June" not in dumped and "hen do is on 10 June" in dumped and "2 July" in dumped

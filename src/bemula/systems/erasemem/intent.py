@@ -491,7 +491,10 @@ _CHANGE = re.compile(
     r"replacing|new\s+one|new\s+value|these\s+days|nowadays|used\s+to|not\s+\w+\s+but|stopped|quit|"
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
     r"bought\s+(?:a|an)\s+new|ended\s+up(?:\s+being)?|from\s+here\s+on|going\s+forward|from\s+today|"
-    r"now,\s+not|relocat\w*|(?:went|gone|goes|go)\s+(?:up|down)|(?:increased|decreased|rose|risen|raised|lowered|"
+    r"now,\s+not|relocat\w*|(?:went|gone|goes|go)\s+(?:up|down)|"
+    # a date moved: "I've deferred the exam", "pushed the test back", "I'm now sitting it on …"
+    r"postponed|deferred|rescheduled|pushed\s+(?:[\w'’]+\s+){0,3}?(?:back|forward)|brought\s+(?:[\w'’]+\s+){0,3}?forward|"
+    r"(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+now\b|(?:increased|decreased|rose|risen|raised|lowered|"
     r"dropped|fell|fallen)\s+to|as\s+of|got\s+(?:it|that|this)\s+wrong|"
     # "I've gone vegan", "we became a two-car household" (not "I've gone to the gym")
     r"(?:i've|i’ve|i\s+have|we've|we’ve|we\s+have|i|we)\s+(?:gone|become|became|turned)\s+(?!to\b|into\b|through\b|over\b|back\b|"

@@ -217,6 +217,19 @@ OTHERS_VALUE_BEFORE = re.compile(
     r"(?:[\w-]+\s+){1,2}?)(?:is|was|are|were|:|=)?\s*$", re.I)
 
 
+PART_JOIN = re.compile(r",\s+(?:and|but)\s+|;\s+|\s+but\s+")
+
+
+def part_at(sentence: str, pos: int) -> str:
+    """The part of a compound sentence (joined by ", and", ", but", ";") that holds ``pos``."""
+    start = 0
+    for m in PART_JOIN.finditer(sentence):
+        if m.start() >= pos:
+            return sentence[start: m.start()]
+        start = m.end()
+    return sentence[start:]
+
+
 def find_old_value(
     store: MemoryStore,
     new_value: str,
@@ -291,8 +304,13 @@ def find_old_value(
             spans = [(pos, s) for pos, s in values_of_kind(sentence, kind)
                      if set(tokenize(s)) - new_tokens - attribute
                      and (others or not OTHERS_VALUE_BEFORE.search(sentence[max(0, pos - 40):pos]))]
-            if not spans or (not others and about_someone_else(sentence)) or another_attribute(sentence):
-                continue  # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's
+            if spans and not others and about_someone_else(sentence):
+                # "My sister Ottilie banks with Corvin Mutual": her bank, not the user's — but in
+                # "my sister's hen do is on 10 June, and the theory test is on 14 June" only the
+                # first part is hers
+                spans = [(pos, s) for pos, s in spans if not about_someone_else(part_at(sentence, pos))]
+            if not spans or another_attribute(sentence):
+                continue
             own = set(tokenize(sentence))
             score = said(own) + mine(sentence) + CONTEXT_WEIGHT * said(set(tokenize(before)) - own)
             if any_area and not (score <= 0 and _names_its_own_attribute(sentence, attribute)):

@@ -32,7 +32,9 @@ from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, 
 from bemula.systems.erasemem.oldvalue import (
     CONTEXT_WEIGHT,
     OTHERS_VALUE_BEFORE,
+    PART_JOIN,
     find_old_value,
+    part_at,
     value_kind,
     value_stated,
     values_of_kind,
@@ -50,7 +52,7 @@ from bemula.systems.erasemem.owners import (
 )
 from bemula.systems.erasemem.semantic import CATEGORY_MIN_COSINE, SemanticMatcher
 from bemula.systems.erasemem.store import MemoryStore, Unit
-from bemula.systems.erasemem.textutil import BULLET, sentence_pieces
+from bemula.systems.erasemem.textutil import BULLET, sentence_pieces, word_spans
 from bemula.systems.erasemem.timeparse import TimeReference, parse_time_reference
 from bemula.systems.erasemem.tokens import surface_forms, tokenize
 
@@ -1449,6 +1451,10 @@ def resolve(
         # the statements that tell the change ("which bank I use ended up being …") name
         # the attribute; the rest of the message does not
         told = [st for st in intent.statements if CHANGE_CUE.search(st) or (new_value and new_value in st)]
+        # "I've deferred MRCP Part 1. I'm now sitting it on 12 August.": what "it" is was said
+        # in the sentence before
+        told += [intent.statements[i - 1] for i, st in enumerate(intent.statements)
+                 if i and st in told and re.search(r"\b(?:it|its|it's|it’s)\b", st, re.I) and intent.statements[i - 1] not in told]
         # "new address is 1814 Bayou Road … you don't need that address": the words the
         # statement of the new value says beside it name the attribute, not the old value
         beside_new = {t for st in intent.statements if new_value and new_value in st
@@ -1533,7 +1539,20 @@ def resolve(
             # it: the restatement replaces every word of the old statement's value
             named = ((old_tokens - attribute) or anchors) if by_shape else anchors | spelled
             for unit in best:
-                res.rewrites.append(rewrite_with(unit.text, intent.statements, old_tokens, named, new_value))
+                text = unit.text
+                # (where the old value stands: by its own words, not a month every date has)
+                marks = (named - _CALENDAR_TOKENS) or named
+                at = next((start for start, _end, toks in word_spans(text) if toks & marks), None) if marks else None
+                part = part_at(text, at) if at is not None and PART_JOIN.search(text) else text
+                if part != text and (part.strip(" ,;") and not about_someone_else(part)):
+                    # "my sister's hen do is on 10 June, and the theory test is on 14 June": only
+                    # the test's part changes; the sister's stays as it was said
+                    rest = " ".join(p for p in PART_JOIN.split(text) if p != part).strip()
+                    selected.pop(unit.id, None)
+                    res.trims[unit.id] = (part, rest)
+                    res.unit_ghosts.append(tuple(tokenize(part)))
+                    text = part
+                res.rewrites.append(rewrite_with(text, intent.statements, old_tokens, named, new_value))
         # the tombstone holds the old value only (its incidental neighbours — "I *follow* a
         # pescatarian diet" — would shadow the new statement for "what diet do I follow?")
         ghost = anchors or old_tokens

@@ -2019,3 +2019,20 @@ def test_an_update_whose_new_value_says_it_finds_the_old_date_by_the_sentence_be
     ])
     dumped = " ".join(r.text for r in system.dump())
     assert "14 June" not in dumped and "hen do is on 10 June" in dumped and "2 July" in dumped
+
+
+def test_last_saturday_reaches_the_conversation_typed_after_midnight(tmp_path: Path) -> None:
+    # 2026-01-31 is a Saturday: the chat at 01:20 on the Sunday is that Saturday night's; the
+    # one on an earlier Saturday afternoon is not
+    system = make(tmp_path)
+    events = [
+        TurnEvent("user", "My shift at the climbing gym pays 14 dollars an hour.", "S1", datetime(2026, 1, 10, 15, 0)),
+        TurnEvent("user", "home now, had three ciders at the gig and my ex was there with her new guy Tomás.", "S2",
+                  datetime(2026, 2, 1, 1, 20)),
+        TurnEvent("user", "ok so about last saturday. whatever i typed at like 1am, act like that convo never happened.",
+                  "S3", datetime(2026, 2, 7, 14, 0)),
+    ]
+    for event in events:
+        system.ingest(event)
+    dumped = " ".join(r.text for r in system.dump())
+    assert "Tomás" not in dumped and "14 dollars an hour" in dumped

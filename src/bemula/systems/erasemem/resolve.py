@@ -562,6 +562,19 @@ def _at_part_of_day(store: MemoryStore, sessions: set[str], phrase: str) -> set[
     return out
 
 
+#: how far past midnight a day's conversation still belongs to that day
+SMALL_HOURS = timedelta(hours=5)
+
+
+def _with_its_small_hours(ref: TimeReference) -> TimeReference:
+    """A day's window reaching into the small hours after it: "last saturday … whatever i typed
+    at like 1am after that party" was typed at 01:24 on the Sunday."""
+    if (ref.start is not None and ref.end is not None and (ref.start.hour, ref.start.minute) == (0, 0)
+            and timedelta(hours=20) <= ref.end - ref.start <= timedelta(days=1)):
+        return TimeReference(ref.start, ref.end + SMALL_HOURS, ref.sessions_back, ref.phrase)
+    return ref
+
+
 def _sessions_in(store: MemoryStore, ref: TimeReference, request_turn_id: str | None,
                  session_id: str | None) -> set[str]:
     """Sessions with a turn inside ``ref``'s window (not the request's own)."""
@@ -1387,6 +1400,7 @@ def resolve(
                 target_session = order[pick]
                 turn_ids = {t.id for t in store.turns.values() if t.session_id == target_session}
         elif ref is not None:
+            ref = _with_its_small_hours(ref)
             # "that conversation": every session with a turn in the window, whole
             hit_sessions = _sessions_in(store, ref, request_turn_id, session_id)
             if not hit_sessions and ref.start and ref.end and _WEEKDAY.search(intent.time_phrase):

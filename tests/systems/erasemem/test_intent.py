@@ -1658,3 +1658,14 @@ def test_a_new_value_said_with_now_since_or_after_instead(statement: str, new: s
     from bemula.systems.erasemem.resolve import new_value_of
 
     assert new_value_of([statement], set()) == new
+
+
+@pytest.mark.parametrize(("text", "targets"), [
+    ("pls delete the thing about who she's seeing. and while ur at it get rid of my stepmum's name too",
+     ["who she's seeing", "my stepmum's name"]),
+    ("can you drop the name of the home we chose for her and whatever i told you about her tablets?",
+     ["the name of the home we chose for her", "whatever i told you about her tablets"]),
+])
+def test_a_second_item_said_as_whatever_or_after_while_youre_at_it(text: str, targets: list[str]) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACTS and intent.targets == targets, intent

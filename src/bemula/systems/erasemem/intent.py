@@ -245,6 +245,8 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
         if not re.search(
             r"\b(?:my|mine|me|i|i'm|i’m|i've|i’ve|that\s+i|what\s+i|about\s+me|memory|memories|records?|our|we|conversations?|chats?|sessions?|"
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
+            # "delete the thing about who she's dating": something told, whoever it is about
+            r"(?:thing|bit|stuff|part)\s+(?:about|with)|"
             r"assumptions?|inferences?|ideas?|impressions?|notions?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+had|you\s+hold|you\s+kept|you\s+noted|you\s+got|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
@@ -516,7 +518,7 @@ _LIST_ITEM = re.compile(
     r"^(?:(?:and|or|plus|as\s+well\s+as)\s+)?(?:my|the|our|his|her|their|your|a|an|both|also|"
     r"where|when|who|what|which|how|that|those|these|this|(?!(?:it|that|everything|nothing|something|anything|there|here|what|who|he|she|let)(?:'s|’s))"
     r"[a-z]+(?:'s|’s)\b|(?-i:(?!I\b)[A-Z0-9]))", re.I)  # a capital starts a name, but "I'll …" a clause
-_PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|which|how|that|his|her|their|mine|both)\b", re.I)
+_PART_START = re.compile(r"^(?:my|the|our|where|when|who|what|whatever|which|how|that|his|her|their|mine|both)\b", re.I)
 #: a list item that is a fact about the user: "that I'm left-handed, and that I'm colour-blind"
 _SELF_PART = re.compile(r"^(?:that\s+)?i(?:'m|’m|\s+am)\b", re.I)
 
@@ -1282,6 +1284,9 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b((?:happier|better|grateful|glad|thankful|relieved|comfortable)\s+if\s+you\s+(?:just\s+)?)(erased|deleted|removed|"
      r"forgot|wiped|dropped|scrapped|cleared|binned|ditched)\b",
      lambda m: m.group(1) + _PRESENT_OF[m.group(2).lower()], ("if you",)),
+    # "and while ur at it get rid of …": another ask in the same message
+    (r"\b(?:and\s+)?while\s+(?:you're|you’re|youre|your|you\s+are|u\s+r|ur)\s+at\s+it\b,?", "and also",
+     ("at it",)),
     # "the old address is dead to me": forget it
     (r"\b((?:the|my|that)\s+(?:old|previous|former|last)\s+[^.?!;,]{1,40}?)\s+(?:is|'s|’s)\s+dead\s+to\s+me\b",
      r"forget \1", ("dead to me",)),

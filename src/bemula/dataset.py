@@ -333,7 +333,8 @@ def _swap_in(root: Path, staging: Path) -> None:
 BUNDLED_DATASETS: dict[str, str] = {"handwritten": "handwritten", "handwritten-2": "handwritten-2",
                                      "handwritten-heldout": "handwritten-heldout",
                                      "handwritten-heldout-2": "handwritten-heldout-2",
-                                     "handwritten-3": "handwritten-3", "handwritten-heldout-3": "handwritten-heldout-3"}
+                                     "handwritten-3": "handwritten-3", "handwritten-heldout-3": "handwritten-heldout-3",
+                                     "handwritten-4": "handwritten-4"}
 
 
 def bundled_dataset(name: str) -> Path | None:

@@ -1,5 +1,5 @@
-"""The hand-written sets added on 2026-12-07 (seventh and eighth sessions): ``handwritten-2``
-and ``handwritten-3`` (developed on) and ``handwritten-heldout-2`` and
+"""The hand-written sets added on 2026-12-07 (seventh and eighth sessions): ``handwritten-2``,
+``handwritten-3`` and ``handwritten-4`` (developed on) and ``handwritten-heldout-2`` and
 ``handwritten-heldout-3`` (measured only), each eight or more short instances by writers who
 read no system code, no phrase bank and no other instance (docs/handwritten.md).
 Each ships compiled, valid and in sync with its sources, with as many requests of every
@@ -16,7 +16,7 @@ from bemula.authoring import compile_dataset, source_files
 from bemula.dataset import BUNDLED_DATASETS, Dataset, bundled_dataset, resolve_data
 from bemula.validate import validate_dataset
 
-SETS = ["handwritten-2", "handwritten-heldout-2", "handwritten-3", "handwritten-heldout-3"]
+SETS = ["handwritten-2", "handwritten-heldout-2", "handwritten-3", "handwritten-heldout-3", "handwritten-4"]
 
 
 def _root(name: str) -> Path:

@@ -1669,3 +1669,36 @@ def test_a_new_value_said_with_now_since_or_after_instead(statement: str, new: s
 def test_a_second_item_said_as_whatever_or_after_while_youre_at_it(text: str, targets: list[str]) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == ForgetKind.FACTS and intent.targets == targets, intent
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("Remember the chat late on Tuesday night when I could not sleep? Could you wipe that whole night? Pretend it "
+     "never happened.", ForgetKind.TIME_WINDOW, "night"),
+    ("The money stuff I have told you. Rent, the loan, all of it. Delete it.", ForgetKind.CATEGORY, "money"),
+    ("so whatever you figured about me from what I said in March, like that I have some kind of problem. don't keep "
+     "that.", ForgetKind.CONCLUSION, ""),
+    ("You know what I told you about the party. Don't go putting two and two together on that.", ForgetKind.CONCLUSION,
+     "party"),
+    ("her name and the whole thing with her landlord, I don't want that in your memory anymore.", ForgetKind.FACTS,
+     "landlord"),
+    ("that guy from the gym i kept talking to u about, hes moving away now. can u just act like i never told u about "
+     "him.", ForgetKind.FACT, "gym"),
+    # Taglish and Jamaican patois asks
+    ("Yung sinabi ko sayo about sa utang ko kay Tita — pakitanggal na lang sa notes mo.", ForgetKind.FACT, "utang"),
+    ("Di doctor name an di clinic address weh mi give yuh, beg yuh tek dem out.", ForgetKind.FACT, "clinic"),
+])
+def test_requests_of_the_eighth_sessions_second_batch(text: str, kind: ForgetKind, word: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == kind, (text, intent)
+    assert not word or any(word in t.lower() for t in intent.targets), (text, intent.targets)
+
+
+def test_a_person_to_forget_is_no_change_of_theirs_and_a_named_one_is_not_pointed_back_at() -> None:
+    # "she's dating some senior now" is news about her, not a new value to replace an old one
+    intent = parse_forget_request("that girl from chem i kept talking to u about, shes dating some senior now. can u "
+                                  "just act like i never told u about her.")
+    assert intent is not None and intent.kind == ForgetKind.FACT and intent.targets == ["girl from chem"], intent
+    from bemula.systems.erasemem.intent import _names_a_person
+
+    assert _names_a_person("Zsofi asked to be taken off. Please forget her.")
+    assert not _names_a_person("Ok so the bad part. Please forget her.")

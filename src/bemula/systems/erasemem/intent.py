@@ -23,6 +23,7 @@ from enum import Enum
 
 from bemula.systems.erasemem.categories import categories_in
 from bemula.systems.erasemem.textutil import BULLET, literal_pattern, split_clauses, token_set
+from bemula.systems.erasemem.tokens import STOPWORDS
 
 
 class ForgetKind(str, Enum):
@@ -87,7 +88,8 @@ _REMOVE_VERBS = (
     r"labell?ing\s+me|pegging\s+me)"
 )
 _NEGATED_KEEP = (
-    r"(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+"
+    # ("don't go putting two and two together")
+    r"(?:don't|dont|don’t|do\s+not|never|no\s+longer|not)\s+(?:go\s+)?"
     r"(?:keep|store|remember|retain|save|hold\s+on\s+to|use|record|track|log|"
     r"hold(?=\s+(?:that|this|any|the)\s+(?:assumptions?|conclusions?|inferences?|ideas?|impressions?|views?)\b)|"
     r"keeping|storing|remembering|retaining|saving|using|recording|tracking|logging|"
@@ -231,8 +233,11 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
         rest = clause[match.end():]
         if verb.startswith(("forget", "unlearn", "stop remembering")) and re.match(r"\s*(?:to|about\s+it)\b", rest, re.I):
             continue  # "forget to call", "forget about it"
-        if not rest.strip(" .!?,;:") and re.search(r"\b(?:together|dots)$", verb):
-            return match  # "don't put those two together.": the conclusion from what was said
+        if re.search(r"\b(?:together|dots)$", verb) and (not rest.strip(" .!?,;:") or re.match(
+                r"\s*(?:on|about|from|with|over)\s+(?:that|this|it|those|these|them)\b", rest, re.I)):
+            # "don't put those two together.", "Don't go putting two and two together on that,
+            # eh.": the conclusion from what was said
+            return match
         if not rest.strip(" .!?,;:") and not rest.rstrip().endswith(":"):
             continue  # (a colon: the list after it is the object, "a few items i'd rather you not keep:")
         if (_TASK_TALK.match(rest) and not _FROM_MEMORY.search(rest)) or _THIRD_PARTY_PLAN.search(clause[: match.start()]):
@@ -247,6 +252,8 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             # "delete the thing about who she's dating": something told, whoever it is about
             r"(?:thing|bit|stuff|part)\s+(?:about|with)|"
+            # "Could you wipe that whole night?": what was said then
+            r"(?:that|this|the)\s+(?:whole\s+|entire\s+)?(?:night|evening|conversation|convo|chat|session|exchange)\b|"
             r"assumptions?|inferences?|ideas?|impressions?|notions?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
             r"you\s+had|you\s+hold|you\s+kept|you\s+noted|you\s+got|"
             r"you\s+stored|you\s+saved|from\s+(?:your|the)\s+(?:memory|memories|notes?|records?|files?|system|"
@@ -447,6 +454,8 @@ _TAIL_STRIP = [
     r"\s+in\s+(?:whatever|what|everything)\s+you(?:'ve|’ve)?\s+(?:have|got|keep|stored?)\b.*$",
     # "you don't need to keep that address for anything anymore"
     r"\s+for\s+(?:anything|everything|any\s+reason|any\s+purpose)\b.*$",
+    # (Tagalog "para …": so that …, "wag mo na i-keep para hindi ako malito")
+    r"\s+para\s+(?:hindi|di|walang|wala|ako|makalimutan)\b.*$",
     # "get rid of those pls in case my gf ever sees": why is no part of the target
     r"\s+(?:in\s+case|because|cause|cos|bc|so\s+that)\s+(?:i|my|you|u|he|she|they|we|it|someone|anyone)\b.*$",
     # "I don't want all that kept somewhere": where it would be kept is no part of the target
@@ -480,6 +489,8 @@ _CONCLUSION = re.compile(
     r"put(?:ting)?\s+two\s+and\s+two|put(?:ting)?\s+(?:\w+\s+){0,2}?together|worked\s+out|work\s+out|"
     r"add(?:ing|ed)?\s+(?:it|them|that|those|these|everything|it\s+all)\s+up|"
     r"figured?\s+out|piec(?:ed|ing)\s+(?:\w+\s+)?together|connect(?:ing)?\s+the\s+dots|theor(?:y|ies|is\w*)|"
+    # "whatever you figured about me from what I said"
+    r"(?:you|u)(?:'ve|’ve|\s+have)?\s+(?:figured|reckoned|gathered)\s+(?:about|of)\s+me|"
     # "don't connect my new job and the move", "don't link those two"
     r"(?:don't|dont|don’t|do\s+not|never|not)\s+(?:connect|link|join)\w*\b|join(?:ing)?\s+(?:the\s+)?dots|"
     r"read\s+into|draw(?:ing|n)?\s+(?:any\s+)?(?:conclusions?|inferences?)"
@@ -673,7 +684,7 @@ _ANTECEDENT_CUE = re.compile(
     # "If you've held on to my dentist appointment, let go of that"; "I'm not comfortable with
     # you retaining the chat we had on September 21, so let it all go"
     r"you(?:'ve|’ve|\s+have)?\s+(?:already\s+)?(?:been\s+)?(?:stor(?:ed|ing)|kept|keeping|sav(?:ed|ing)|held\s+on\s+to|"
-    r"holding\s+on\s+to|guessed|noted|record(?:ed|ing)|retain(?:ed|ing))|with\s+you\s+(?:retaining|keeping|"
+    r"holding\s+on\s+to|guessed|noted|record(?:ed|ing)|retain(?:ed|ing)|figured|reckoned|gathered)|with\s+you\s+(?:retaining|keeping|"
     r"storing|holding\s+on\s+to|having))\s+"
     r"(?:(?:about|regarding|on|that)\s+)?(?P<np>.+?)(?:\s+from\s+(?:what|everything|the\s+things)\s+i\b.*)?$",
     re.I,
@@ -762,6 +773,10 @@ def _antecedent(clause: str) -> str | None:
     m = _THING_SUBJECT.match(clause)
     if m:
         return m.group("np")
+    m = _SAID_LAST.match(clause)
+    if m and re.match(r"(?:the|my|our|his|her|their|that|this|those|these)\s+\w", m.group("thing"), re.I) and _names_something(
+            clean_target(m.group("thing"))):
+        return m.group("thing")  # "The health stuff I've told you.": the thing before the speech verb
     m = _ANTECEDENT_CUE.search(clause)
     if m:
         # "The number from my passport and the tax number, the ones I gave you for the
@@ -820,6 +835,23 @@ _MY_THING_SAID = re.compile(
     r"\b(?:my|our)\s+(?:(?!(?:and|or|but|in|on|at|to|for|with|from|is|was|are|were|has|have|had|will|would|"
     r"works?|said|says|told|tells|gave|gives|asked|got|went|thinks?|wants?|knows?|who|which|that)\b)[\w'’-]+\s*){1,3}",
     re.I)
+def _names_a_person(text: str) -> bool:
+    """A capitalised word that is not a sentence's opening function word ("Zsofi asked to be
+    taken off" names her; "Ok so the bad part" names no one)."""
+    for m in re.finditer(r"\b[A-Z][a-z]+\b", text):
+        opening = m.start() == 0 or re.search(r"[.!?]\s+$", text[: m.start()]) is not None
+        if not (opening and (m.group(0).lower() in STOPWORDS or m.group(0).lower() in _OPENERS)):
+            return True
+    return False
+
+
+_OPENERS = frozenset("ok okay so please can could would and but also well hey hi yeah oh anyway just actually "
+                     "now right listen look sorry thanks".split())
+#: a clause that ends in the speech verb: "The health stuff I've told you."
+_SAID_LAST = re.compile(r"^\W*(?P<thing>.+?)\s+(?:that\s+|which\s+)?(?:i|i've|i’ve|i\s+have)\s+(?:told\s+you|said|mentioned|"
+                        r"shared|given\s+you|gave\s+you|put\s+in\s+here|"
+                        # "that girl from chem i kept talking to u about, shes dating …"
+                        r"(?:kept\s+|been\s+)?talk(?:ing|ed)\s+(?:to\s+(?:you|u)\s+)?about)(?:\W*$|,\s)", re.I)
 #: a thing named only by a generic noun: "the number", "that long figure", "my case number"
 _GENERIC_HEAD = re.compile(
     r"(?:the|that|this|my|our)\s+(?:[\w'’-]+\s+){0,2}?(?:number|figure|amount|sum|total|name|code|date|address|"
@@ -919,14 +951,16 @@ JUST_SAID = re.compile(
 #: an object that is everything of some span: "everything since Monday", "the stuff from the
 #: past week", "all the messages from …" (with a time in it, a window)
 _ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?:of\s+)?)?(?:everything|anything|whatever|all|"
-                            r"(?:the|that|those)\s+(?:stuff|lot|things?|messages?|bits?))\b", re.I)
+                            r"(?:the|that|those)\s+(?:stuff|lot|things?|messages?|bits?)|"
+                            # "wipe that whole night"
+                            r"(?:that|the)\s+(?:whole|entire)\s+(?:night|evening|day|morning|afternoon|weekend))\b", re.I)
 #: a span of time named by an event ("after the funeral", "since my accident", "the night of
 #: my birthday"): all of it, or what was said in it, is a window
 _AFTER_AN_EVENT = re.compile(r"\b(?:after|since|during)\s+(?:the|my|our|that|his|her)\s+\w+|"
                              r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+"
                              r"(?:of|after|before|when|(?:i|we|you|my|our|she|he|they)\s+(?!(?:was|were|am|is)\s+(?:going|about)\b))\b", re.I)
 #: a time or a conversation pointed back at: "that night", "that conversation", "the same evening"
-_THAT_TIME = re.compile(r"\b(?:that|the\s+same)\s+(?:night|evening|morning|afternoon|day|weekend|conversation|chat|"
+_THAT_TIME = re.compile(r"\b(?:that|the\s+same)\s+(?:whole\s+|entire\s+)?(?:night|evening|morning|afternoon|day|weekend|conversation|chat|"
                         r"session|talk|exchange)\b", re.I)
 #: … unless it says what it is about ("everything about my trip next week" is a topic)
 _ABOUT_A_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on\s+(?:my|the|our|his|her))\b", re.I)
@@ -961,7 +995,7 @@ _QUICK_WORDS = re.compile(literal_pattern((
     "forget|forgt|foget|frget|forgte|froget|erase|delet|remove|gone.|gone!|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|unknow|un-know|unremember|un-remember|unfile|un-file|memory-hole|memoryhole|zap|chuck|abandon|take away|gone from|taken out|"
     "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|cross it out|cross that out|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off.|off!|off,|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
-    "no longer|rather none|rather it|pretend|dead to me|off your|off ur|off whatever|off what|out of your|out of ur|out of whatever|"
+    "no longer|rather none|rather it|pretend|act like|act as if|dead to me|nuh |beg yuh|tek |paki|tanggal|burahin|alisin|wag mo|huwag mo|off your|off ur|off whatever|off what|out of your|out of ur|out of whatever|"
     "hang on|hanging on|hang onto|"
     "disregard|dispose|set aside|put aside|withdraw|off the record|never happen|treated as|not be stored|not be kept|"
     "let it go|let that go|let them go|let those go|let this go|"
@@ -1038,6 +1072,23 @@ _TEXTING: list[_Rewrite] = [
     # Nigerian Pidgin: "comot them" (take them out), "delete am" (delete it)
     (r"\bcomot\b", "remove", ("comot",)),
     (r"\b(forget|delete|remove|erase|wipe|clear|drop|scrap|bin|comot)\s+am\b", r"\1 it", (" am",)),
+    # Jamaican patois: "beg yuh tek dem out" (please take them out), "nuh keep di ole amount"
+    # (don't keep the old amount), "mi nuh want yuh fi work out dat" (I don't want you to work that out)
+    (r"\bmi\s+nuh\s+want\s+(?:yuh|you|unu)\s+fi\b", "i don't want you to", ("nuh want",)),
+    (r"\bmi\s+nuh\s+want\b", "i don't want", ("nuh want",)),
+    (r"\bnuh\b", "don't", ("nuh",)), (r"\bbeg\s+(?:yuh|you)\b", "please", ("beg ",)),
+    (r"\btek\s+(dem|it|dat|di\s+\w+)\s+out\b", r"remove \1", ("tek ",)),
+    (r"\bdem\b", "them", ("dem",)), (r"\bdat\b", "that", ("dat",)), (r"\bdi\b", "the", ("di ",)),
+    (r"\bole\b", "old", ("ole",)), (r"\byuh\b", "you", ("yuh",)), (r"\bmi\b", "i", ("mi ",)),
+    # Taglish: "pakitanggal na lang sa notes mo" (please remove it from your notes), "wag mo na
+    # i-keep" (don't keep it any more), "yung sinabi ko sayo" (what I told you)
+    (r"\bpaki-?(?:tanggal|bura|delete|alis)\w*\b(?:\s+(?:na\s+lang|na|po|lang))*", "please remove", ("paki",)),
+    (r"\b(?:tanggalin|burahin|alisin|i-delete|idelete)\s+mo\b(?:\s+(?:na\s+lang|na|po|lang))*", "please remove",
+     ("tanggalin", "burahin", "alisin", "delete mo")),
+    (r"\b(?:wag|huwag)\s+mo\s+(?:na\s+)?(?:i-?keep|itago|tandaan)(?:\s+(?:pa|na|po))*\b", "don't keep it",
+     ("wag mo", "huwag mo")),
+    (r"\b(?:yung|ung|iyong)\s+sinabi\s+ko\s+(?:po\s+)?(?:sa(?:yo|iyo)|sa\s+iyo)\b", "what i told you", ("sinabi ko",)),
+    (r"\b(?:yung|ung)\s+lumang\b", "the old", ("lumang",)), (r"\bsa\s+notes\s+mo\b", "from your notes", ("notes mo",)),
     # everyday misspellings around a request: "Delet evrything about my dad", "waht i said erlier"
     # (needles are the misspellings themselves, so the many turns that spell the word right skip these)
     (r"\bdelet\b", "delete", ("delet ", "delet.")),
@@ -1081,7 +1132,7 @@ _IDIOMS: list[_Rewrite] = [
     (r"\btake\s+(it|that|this|them|those|him|her)\s+off\b(?!\s+(?:the\s+)?(?:heat|stove|hob|boil))", r"remove \1",
      ("take",)),
     # "let's pretend I never told you about the loan"
-    (r"\b(?:let(?:'s|’s|\s+us)|can\s+we|could\s+we)\s+(?:just\s+)?(?:pretend|act\s+(?:like|as\s+if))\s+"
+    (r"\b(?:let(?:'s|’s|\s+us)|can\s+we|could\s+we|(?:can|could|would|will)\s+(?:you|u))\s+(?:just\s+)?(?:pretend|act\s+(?:like|as\s+if))\s+"
      r"i\s+never\s+(?:told\s+you|mentioned|said|shared)\s+(?:about\s+)?", "forget ", ("pretend", "act")),
     # "hold on to", "hang onto", "keep hold of": keeping
     (r"\b(?:hold|hang)(ing)?\s+on(?:to|\s+to)\b|\bkeep(ing)?\s+hold\s+of\b",
@@ -1287,6 +1338,10 @@ _IDIOMS: list[_Rewrite] = [
     # "and while ur at it get rid of …": another ask in the same message
     (r"\b(?:and\s+)?while\s+(?:you're|you’re|youre|your|you\s+are|u\s+r|ur)\s+at\s+it\b,?", "and also",
      ("at it",)),
+    # "his name and the whole story, I don't want that in your memory anymore": don't keep that
+    (r"\bi\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+(that|it|this|them|those|these|any\s+of\s+(?:that|it|them))"
+     r"\s+(?:in|on|inside)\s+(?:your|ur|the)\s+(?:memory|memories|notes?|records?|files?|system|head)\b",
+     r"please don't keep \1", ("want that", "want it", "want this", "want them", "want those", "want these", "want any")),
     # "the old address is dead to me": forget it
     (r"\b((?:the|my|that)\s+(?:old|previous|former|last)\s+[^.?!;,]{1,40}?)\s+(?:is|'s|’s)\s+dead\s+to\s+me\b",
      r"forget \1", ("dead to me",)),
@@ -1512,6 +1567,10 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         pronoun = not _names_something(target) or _MEMORY_PLACE.fullmatch(target.strip()) is not None or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
         )  # ("can you remove from memory?" points back like "remove it")
+        if not pronoun and target.lower() in ("him", "her") and i > 0 and not _names_a_person(text):
+            # "that girl from chem i kept talking to u about … act like i never told u about
+            # her": no name in the message, so "her" points back at the person described
+            pronoun = True
         if pronoun and JUST_SAID.search(obj):
             pronoun = False  # "what I just told you": the last thing the user said (resolve.py)
         # "the Kestrel budget figure is confidential … remove that number": a demonstrative
@@ -1577,7 +1636,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 clause[: match.start()].rstrip().endswith((":", "—", "–", " -"))
                 or (clause[: match.start()].rstrip().endswith(",")
                     and re.match(r"^(?:(?:basically|honestly|so|ok(?:ay)?|and|also|well|right|abeg),?\s+)*"
-                                 r"(?:the|my|that|those|this|these|our|everything|anything|all|what|"
+                                 r"(?:the|my|that|those|this|these|our|his|her|their|everything|anything|all|what|"
                                  r"whatever\s+i\s+(?:said|told\s+you|wrote|shared|typed)|"
                                  # "Whatever conclusion you came to from all that, drop it"
                                  r"whatever(?:\s+[a-z]+)?\s+(?:you|u)\s+(?:came|come|drew|draw|made|make|have|had|got|"
@@ -1844,6 +1903,11 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     change_in_directive = any(_CHANGE.search(d[0][: max(0, d[0].lower().find(d[1]))] or "") for d in directives) or any(
         # "erase the old answer for my transit pass and use Urbana card instead"
         re.search(r"\b(?:old|previous|earlier|former)\b", d[2], re.I) and _CHANGE.search(d[0]) for d in directives)
+    if all(t.strip().lower() in ("him", "her") for t in objects) or all(
+            re.fullmatch(r"(?:that|this|the)\s+(?:girl|boy|guy|man|woman|person|lady)\b.*", t.strip(), re.I) for t in objects):
+        # "… she's dating some senior now … forget her": a person to forget, not a value of
+        # theirs that changed
+        change_statements = [s for s in change_statements if not re.search(r"\b(?:she|he|shes|hes)\b", s, re.I)]
     changed = bool(change_statements or change_in_directive)
     # ("replace Whitfield and forget Whitfield": one thing named twice)
     replacement = ForgetIntent(ForgetKind.REPLACEMENT, targets=[

@@ -1702,3 +1702,10 @@ def test_a_person_to_forget_is_no_change_of_theirs_and_a_named_one_is_not_pointe
 
     assert _names_a_person("Zsofi asked to be taken off. Please forget her.")
     assert not _names_a_person("Ok so the bad part. Please forget her.")
+
+
+def test_the_thing_from_a_time_is_one_thing_and_a_passive_is_no_new_value() -> None:
+    intent = parse_forget_request("you know the thing from my shift a couple of weeks back, the dose I got wrong? it's "
+                                  "been signed off and closed now. please let that go.")
+    assert intent is not None and intent.kind in (ForgetKind.FACT, ForgetKind.FACTS), intent
+    assert any("dose" in t for t in intent.targets), intent.targets

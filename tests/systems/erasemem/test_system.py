@@ -2036,3 +2036,51 @@ def test_last_saturday_reaches_the_conversation_typed_after_midnight(tmp_path: P
         system.ingest(event)
     dumped = " ".join(r.text for r in system.dump())
     assert "Tomás" not in dumped and "14 dollars an hour" in dumped
+
+
+def _night_sessions(system: EraseMem, request: str, when: datetime) -> str:
+    """Feed three sessions (a Sunday-night one among them), then ``request`` at ``when``; the dump."""
+    for event in [
+        TurnEvent("user", "Planning the allotment: leeks in row two, onions in row three.", "S1", datetime(2026, 2, 16, 20, 10)),
+        TurnEvent("user", "Quick one: my bus pass renews on the 30th.", "S2", datetime(2026, 2, 25, 19, 5)),
+        TurnEvent("user", "can't sleep. Damo owes me 4,850 and I've had two panic attacks this week.", "S3",
+                  datetime(2026, 3, 1, 23, 42)),
+        TurnEvent("user", request, "S4", when),
+    ]:
+        system.ingest(event)
+    return " ".join(r.text for r in system.dump())
+
+
+def test_a_window_named_in_one_sentence_of_several_is_the_one_meant(tmp_path: Path) -> None:
+    # a time phrase of several sentences (short ones run together): "Better today" names no
+    # past conversation, "That Sunday night" does
+    from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind
+    from bemula.systems.erasemem.resolve import resolve
+
+    system = make(tmp_path)
+    _night_sessions(system, "ok thanks.", datetime(2026, 3, 5, 12, 20))
+    intent = ForgetIntent(ForgetKind.TIME_WINDOW, targets=["everything"],
+                          time_phrase="Better today. That Sunday night. Late. Everything I told you then")
+    res = resolve(intent, system.store, datetime(2026, 3, 5, 12, 21), "S4", "none")
+    deleted = " ".join(system.store.units[u].text for u in res.delete_units)
+    assert "panic attacks" in deleted and "leeks" not in deleted and "bus pass" not in deleted
+
+
+def test_a_window_the_event_does_not_find_is_the_time_another_sentence_names(tmp_path: Path) -> None:
+    dumped = _night_sessions(make(tmp_path), "About Sunday night. Whisky talking. Everything I wrote after the "
+                             "quiz, I don't want it kept.", datetime(2026, 3, 7, 10, 20))
+    assert "panic attacks" not in dumped and "leeks in row two" in dumped
+
+
+def test_that_night_at_3am_is_the_one_conversation_held_in_the_small_hours(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    for event in [
+        TurnEvent("user", "Rent is 520 a month for the room.", "S1", datetime(2026, 1, 19, 22, 40)),
+        TurnEvent("user", "so drunk. my ex Dario owes me 300 and I still miss him.", "S2", datetime(2026, 2, 22, 3, 5)),
+        TurnEvent("user", "Shift at the bar moved to Thursdays.", "S3", datetime(2026, 3, 4, 13, 20)),
+        TurnEvent("user", "that night I wrote you at like 3am after Ines's birthday, can you just pretend that whole "
+                  "conversation never happened?", "S4", datetime(2026, 3, 29, 12, 40)),
+    ]:
+        system.ingest(event)
+    dumped = " ".join(r.text for r in system.dump())
+    assert "Dario" not in dumped and "520 a month" in dumped and "Thursdays" in dumped

@@ -175,3 +175,11 @@ def test_a_weekday_weeks_back_is_that_day_of_that_week() -> None:
     assert ref is not None and (ref.start, ref.end) == (datetime(2026, 2, 27, 1, 0), datetime(2026, 2, 27, 5, 0))
     week = parse_time_reference("whatever I said two weeks back", NOW)
     assert week is not None and (week.start, week.end) == (datetime(2026, 2, 23), datetime(2026, 3, 1, 23, 59, 59, 999999))
+
+
+def test_a_few_weeks_back_is_a_week_either_side_of_three_and_three_weeks_is_one_week() -> None:
+    now = datetime(2026, 2, 15, 19, 40)  # a Sunday
+    vague = parse_time_reference("that chat in the middle of the night a few weeks back", now)
+    assert vague is not None and (vague.start, vague.end) == (datetime(2026, 1, 12), datetime(2026, 2, 1, 23, 59, 59, 999999))
+    exact = parse_time_reference("3 weeks ago", now)
+    assert exact is not None and (exact.start, exact.end) == (datetime(2026, 1, 19), datetime(2026, 1, 25, 23, 59, 59, 999999))

@@ -951,9 +951,11 @@ JUST_SAID = re.compile(
 #: an object that is everything of some span: "everything since Monday", "the stuff from the
 #: past week", "all the messages from …" (with a time in it, a window)
 _ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?:of\s+)?)?(?:everything|anything|whatever|all|"
-                            r"(?:the|that|those)\s+(?:stuff|lot|things?|messages?|bits?)|"
+                            # (plural: "the thing from my nights …, the drug I got wrong" is one thing)
+                            r"(?:the|that|those)\s+(?:stuff|lot|things|messages?|bits)|"
                             # "wipe that whole night"
-                            r"(?:that|the)\s+(?:whole|entire)\s+(?:night|evening|day|morning|afternoon|weekend))\b", re.I)
+                            r"(?:that|the)\s+(?:whole|entire)\s+(?:night|evening|day|morning|afternoon|weekend|conversation|"
+                            r"chat|session))\b", re.I)
 #: a span of time named by an event ("after the funeral", "since my accident", "the night of
 #: my birthday"): all of it, or what was said in it, is a window
 _AFTER_AN_EVENT = re.compile(r"\b(?:after|since|during)\s+(?:the|my|our|that|his|her)\s+\w+|"
@@ -1805,8 +1807,11 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             # what I wrote the night before the rehearsal … delete everything from that
             # conversation": the window is the one the message told of before pointing at it
             at = text.find(_directive)
-            told_then = [s for s in statements if 0 <= text.find(s) < at and (
+            told = [s for s in statements if 0 <= text.find(s) <= at and (
                 _THAT_TIME.search(s) or _AFTER_AN_EVENT.search(s) or parse_time_reference(s, datetime(2000, 1, 1)))]
+            # (a sentence before the directive's first; else its own, before its verb: "that night
+            # I wrote you at like 3am …, can you just pretend that whole conversation never happened?")
+            told_then = [s for s in told if text.find(s) < at] or told
             if told_then:
                 phrase = max(told_then, key=text.find)
                 return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=phrase,

@@ -564,6 +564,8 @@ def _at_part_of_day(store: MemoryStore, sessions: set[str], phrase: str) -> set[
 
 #: how far past midnight a day's conversation still belongs to that day
 SMALL_HOURS = timedelta(hours=5)
+#: an hour in the small hours: "at like 3am", "at 2 a.m.", "1am"
+_SMALL_HOUR = re.compile(r"\b(?:at\s+(?:like\s+|about\s+|around\s+)?)?[1-4]\s*(?:am|a\.m\.)(?!\w)", re.I)
 
 
 def _with_its_small_hours(ref: TimeReference) -> TimeReference:
@@ -1391,6 +1393,16 @@ def resolve(
 
     elif intent.kind == ForgetKind.TIME_WINDOW:
         ref = parse_time_reference(intent.time_phrase, now)
+        pieces = sentence_pieces(intent.time_phrase)
+        if len(pieces) > 1:
+            # "Better today. That Sunday night. Late.": the sentence that names a past time
+            # with a conversation in it, the nearest to the request first
+            for piece in reversed(pieces):
+                piece_ref = parse_time_reference(piece, now)
+                if piece_ref is not None and piece_ref.sessions_back is None and _sessions_in(
+                        store, _with_its_small_hours(piece_ref), request_turn_id, session_id):
+                    ref = piece_ref
+                    break
         turn_ids: set[str] = set()
         if ref is not None and ref.sessions_back is not None:
             order = list(store.sessions)
@@ -1419,6 +1431,27 @@ def resolve(
             event = _event_session(store, intent.time_phrase, session_id)
             if event is not None:
                 turn_ids = {t.id for t in store.turns.values() if t.session_id == event}
+        if not turn_ids and _SMALL_HOUR.search(intent.time_phrase):
+            # "that night I wrote you at like 3am after Inés's birthday": the one conversation
+            # held in the small hours (none is picked when there are several)
+            small = {sid for sid in store.sessions if sid != session_id
+                     and (first := min((t.timestamp for t in store.turns.values() if t.session_id == sid), default=None))
+                     is not None and first < now and first.hour < SMALL_HOURS.seconds // 3600}
+            if len(small) == 1:
+                turn_ids = {t.id for t in store.turns.values() if t.session_id in small}
+        if not turn_ids:
+            # "About Thursday night. Whisky talking. Everything I wrote after the cooperation
+            # talk …": the time another sentence of the message names, the nearest first
+            for statement in reversed(intent.statements):
+                other = parse_time_reference(statement, now)
+                if other is None or other.sessions_back is not None:
+                    continue
+                hit_sessions = _sessions_in(store, _with_its_small_hours(other), request_turn_id, session_id)
+                if len(hit_sessions) > 1:
+                    hit_sessions = _at_part_of_day(store, set(hit_sessions), statement) or hit_sessions
+                if hit_sessions:
+                    turn_ids = {t.id for t in store.turns.values() if t.session_id in hit_sessions}
+                    break
         for tid in sorted(turn_ids):
             turn = store.turns[tid]
             if turn.role == "assistant":

@@ -61,6 +61,10 @@ class TimeReference:
         return self.start <= moment <= self.end
 
 
+#: counts that are not numbers: "a few weeks back" is not exactly three
+_VAGUE_COUNTS = frozenset({"a few", "few", "a couple of", "couple"})
+
+
 def _day_window(day: datetime, days: int = 1) -> tuple[datetime, datetime]:
     start = day.replace(hour=0, minute=0, second=0, microsecond=0)
     end = start + timedelta(days=days) - timedelta(microseconds=1)
@@ -281,6 +285,9 @@ def _parse(low: str, now: datetime) -> TimeReference | None:  # noqa: C901 - a f
         weekday = re.search(r"\b(" + "|".join(_WEEKDAYS) + r")\b", low)
         if weekday:  # "the friday, a few weeks back": that day of that week
             return TimeReference(*_day_window(monday + timedelta(days=_WEEKDAYS.index(weekday.group(1)))))
+        if m.group(1).strip() in _VAGUE_COUNTS:
+            # "a few weeks back", "a couple of weeks ago": a week either side of the count
+            return TimeReference(*_day_window(monday - timedelta(weeks=1), 21))
         return TimeReference(*_day_window(monday, 7))
     # weekdays: "last Tuesday", "on Tuesday", "Tuesday"
     m = re.search(r"\b(?:(last|this past|past|previous|on|this)\s+)?(" + "|".join(_WEEKDAYS) + r")\b", low)

@@ -1443,10 +1443,10 @@ def resolve(
             # "About Thursday night. Whisky talking. Everything I wrote after the cooperation
             # talk …": the time another sentence of the message names, the nearest first
             for statement in reversed(intent.statements):
-                other = parse_time_reference(statement, now)
-                if other is None or other.sessions_back is not None:
+                named_time = parse_time_reference(statement, now)
+                if named_time is None or named_time.sessions_back is not None:
                     continue
-                hit_sessions = _sessions_in(store, _with_its_small_hours(other), request_turn_id, session_id)
+                hit_sessions = _sessions_in(store, _with_its_small_hours(named_time), request_turn_id, session_id)
                 if len(hit_sessions) > 1:
                     hit_sessions = _at_part_of_day(store, set(hit_sessions), statement) or hit_sessions
                 if hit_sessions:

@@ -1709,3 +1709,14 @@ def test_the_thing_from_a_time_is_one_thing_and_a_passive_is_no_new_value() -> N
                                   "been signed off and closed now. please let that go.")
     assert intent is not None and intent.kind in (ForgetKind.FACT, ForgetKind.FACTS), intent
     assert any("dose" in t for t in intent.targets), intent.targets
+
+
+@pytest.mark.parametrize(("text", "targets"), [
+    ("honestly? so do me a favor: her number and the whole story about her landlord, I don't want that in your "
+     "memory anymore.", ["her number", "the whole story about her landlord"]),
+    ("so the family's name and the hearing date, take those outta whatever you keep on me.",
+     ["the family's name", "the hearing date"]),
+])
+def test_items_fronted_after_a_colon_or_taken_outta_what_you_keep(text: str, targets: list[str]) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.FACTS and intent.targets == targets, intent

@@ -997,7 +997,7 @@ _QUICK_WORDS = re.compile(literal_pattern((
     "forget|forgt|foget|frget|forgte|froget|erase|delet|remove|gone.|gone!|wipe|purge|scrub|drop|discard|clear|unlearn|expunge|"
     "strike|stop|unknow|un-know|unremember|un-remember|unfile|un-file|memory-hole|memoryhole|zap|chuck|abandon|take away|gone from|taken out|"
     "scrap|scratch|bin|ditch|toss|dump|nix|nuke|junk|shred|trash|lose|cross off|cross it out|cross that out|rid of|throw away|throw out|let go|letting go|cross out|take out|replace|overwrite|off.|off!|off,|no record|make sure|better you|better if you|better that you|on file|want you|rather you|prefer you|soon you|sooner you|"
-    "no longer|rather none|rather it|pretend|act like|act as if|dead to me|nuh |beg yuh|tek |paki|tanggal|burahin|alisin|wag mo|huwag mo|off your|off ur|off whatever|off what|out of your|out of ur|out of whatever|"
+    "no longer|rather none|rather it|pretend|act like|act as if|dead to me|nuh |beg yuh|tek |paki|tanggal|burahin|alisin|wag mo|huwag mo|off your|off ur|off whatever|off what|out of your|out of ur|out of whatever|outta|"
     "hang on|hanging on|hang onto|"
     "disregard|dispose|set aside|put aside|withdraw|off the record|never happen|treated as|not be stored|not be kept|"
     "let it go|let that go|let them go|let those go|let this go|"
@@ -1062,7 +1062,7 @@ _TEXTING: list[_Rewrite] = [
     (r"\bdoesnt\b", "doesn't", ("doesnt",)), (r"\bcant\b", "can't", ("cant",)),
     (r"\bwouldnt\b", "wouldn't", ("wouldnt",)), (r"\bim\b", "i'm", ("im",)), (r"\bive\b", "i've", ("ive",)),
     (r"\bthx\b", "thanks", ("thx",)), (r"\babt\b", "about", ("abt",)), (r"\bwanna\b", "want to", ("wanna",)),
-    (r"\bgonna\b", "going to", ("gonna",)),
+    (r"\bgonna\b", "going to", ("gonna",)), (r"\boutta\b", "out of", ("outta",)),
     (r"\bn\b(?=\s+(?:forget|delete|remove|erase|wipe|scrap|drop|bin))", "and", ()),
     (r"\bid\s+(?=(?:like|love|rather|prefer|appreciate)\b)", "i'd ", ("id",)),
     (r"\byouve\b", "you've", ("youve",)), (r"\bthats\b", "that's", ("thats",)),
@@ -1643,13 +1643,14 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                                  # "Whatever conclusion you came to from all that, drop it"
                                  r"whatever(?:\s+[a-z]+)?\s+(?:you|u)\s+(?:came|come|drew|draw|made|make|have|had|got|"
                                  r"worked|figured|put|concluded|inferred|assumed|noted|kept|stored))\b",
-                                 re.split(_LEAD_IN, before)[-1], re.I))
+                                 re.split(_LEAD_IN, re.split(r":\s+", before)[-1])[-1], re.I))
             ):
                 # "My school pickup and the parking detail: wipe those" — the list comes first;
                 # a hedge before it ("This might be silly, but the nickname …: wipe those") is not,
                 # nor is the news that leads up to it ("… written up by a lawyer this time, so all
                 # that custody stuff I've told you, the days, the money, … can you wipe all of it")
-                listed = re.split(_LEAD_IN, re.split(r",?\s+but\s+", before, flags=re.I)[-1])[-1]
+                # ("so do me a favor: his name and the whole story …, I don't want that in your memory")
+                listed = re.split(_LEAD_IN, re.split(r",?\s+but\s+|:\s+", before, flags=re.I)[-1])[-1]
                 antecedent = re.sub(r"^(?:(?:ok(?:ay)?|so|and|also|one\s+more\s+thing|basically|honestly|well|right|abeg)"
                                     r"\W+)+(?:but\s+)?", "", listed, flags=re.I).strip() or None
             source = -1

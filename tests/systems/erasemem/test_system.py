@@ -2084,3 +2084,12 @@ def test_that_night_at_3am_is_the_one_conversation_held_in_the_small_hours(tmp_p
         system.ingest(event)
     dumped = " ".join(r.text for r in system.dump())
     assert "Dario" not in dumped and "520 a month" in dumped and "Thursdays" in dumped
+
+
+def test_a_drug_by_its_stem_or_a_dose_is_health_and_a_bottle_size_is_not() -> None:
+    from bemula.systems.erasemem.categories import unit_categories
+
+    assert "health" in unit_categories("I take zopiclone some nights when the ringing is loud.")
+    assert "health" in unit_categories("He's on clopidogrel now, one a day.")
+    assert "health" in unit_categories("The new one is 20 mg at night.")
+    assert "health" not in unit_categories("I bought the 500 ml bottle of olive oil.")

@@ -191,7 +191,7 @@ _LEXICON: dict[str, tuple[str, str]] = {
 _DRUG_SUFFIX = re.compile(
     r"^[a-z]{3,}(?:formin|cillin|mycin|cycline|pril|sartan|olol|statin|azole|prazole|oxetine|"
     r"pam|profen|triptan|dronate|parin|floxacin|vir|mab|tidine|gliptin|lukast|azepam|sone|"
-    r"olone|afil|caine|dipine)$"
+    r"olone|afil|caine|dipine|clone|grel|osin|traline|zodone|zolam|prazole|setron|lamide)$"
 )
 
 #: F4: words that name the same conclusion ("commute" is also asked as "travel between")
@@ -301,6 +301,8 @@ _PHRASE_SIGNALS = [
     # a time of day is when something happens: "I'm up at 5:45 am", "we rehearse Sunday at 4 pm"
     ("schedule", re.compile(r"\b(?:[01]?\d|2[0-3])(?::[0-5]\d\s*(?:[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)", re.I),
      _DIGIT_SCREEN),
+    # a dose: "clopidogrel 75 mg", "Tamsulosin 0.4 mg", "two 500mg tablets"
+    ("health", re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|iu)\b", re.I), _DIGIT_SCREEN),
     # an amount of money: "I'm on 81,750 euros a year", "$1,400", "NOK 12,000"
     ("finance", re.compile(r"[$€£¥₹]\s?\d|\b\d[\d,.]*\s?(?:k\s+)?(?:euros?|dollars?|pounds?|quid|kroner|krona|"
                            r"francs?|yen|rupees?|pesos?|zloty|lakh|usd|eur|gbp|nok|sek|dkk|chf|inr|aud|cad)\b", re.I),

@@ -2093,3 +2093,16 @@ def test_a_drug_by_its_stem_or_a_dose_is_health_and_a_bottle_size_is_not() -> No
     assert "health" in unit_categories("He's on clopidogrel now, one a day.")
     assert "health" in unit_categories("The new one is 20 mg at night.")
     assert "health" not in unit_categories("I bought the 500 ml bottle of olive oil.")
+
+
+def test_my_health_leaves_a_relatives_surgery_and_a_jobs_health_insurance(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My father has bowel cancer. The surgery will be at St Mary's on 3 February."),
+        ("S2", 1, "user", "I was diagnosed with asthma as a kid and I'm on a Clenil inhaler now."),
+        ("S3", 2, "user", "The new job is dull, but my contract comes with health insurance and a pension."),
+        ("S4", 3, "user", "Please delete everything I told you about my own health."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Clenil" not in dumped
+    assert "St Mary's on 3 February" in dumped and "health insurance and a pension" in dumped

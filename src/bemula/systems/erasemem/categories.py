@@ -276,6 +276,8 @@ def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) 
         cats = by_word.get(token)
         if cats and token not in past:
             found.update(cats)
+    if "health" in found and _NOT_HEALTH.search(text) and not (tokens - {"health"}) & _health_signals():
+        found.discard("health")  # "it comes with health insurance and a pension": a job's benefit
     if any(_DRUG_SUFFIX.match(t) for t in tokens):
         found.add("health")
     has_digit = _HAS_DIGIT.search(text) is not None
@@ -289,6 +291,14 @@ def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) 
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+#: "health" in a phrase that names no one's health
+_NOT_HEALTH = re.compile(r"\bhealth\s+(?:insurance|cover|plan|fund|card|and\s+safety)\b", re.I)
+
+
+@lru_cache(maxsize=1)
+def _health_signals() -> frozenset[str]:
+    """The health category's signal tokens."""
+    return frozenset(t for t, cats in _signal_index().items() if "health" in cats)
 
 _HAS_DIGIT = re.compile(r"\d")
 #: the screen of a pattern that needs a digit (else: a token the text must hold)

@@ -1078,10 +1078,12 @@ _TEXTING: list[_Rewrite] = [
     # (don't keep the old amount), "mi nuh want yuh fi work out dat" (I don't want you to work that out)
     (r"\bmi\s+nuh\s+want\s+(?:yuh|you|unu)\s+fi\b", "i don't want you to", ("nuh want",)),
     (r"\bmi\s+nuh\s+want\b", "i don't want", ("nuh want",)),
-    (r"\bnuh\b", "don't", ("nuh",)), (r"\bbeg\s+(?:yuh|you)\b", "please", ("beg ",)),
+    (r"\bnuh\b", "don't", ("nuh ",)), (r"\bbeg\s+(?:yuh|you)\b", "please", ("beg yuh", "beg you")),
     (r"\btek\s+(dem|it|dat|di\s+\w+)\s+out\b", r"remove \1", ("tek ",)),
-    (r"\bdem\b", "them", ("dem",)), (r"\bdat\b", "that", ("dat",)), (r"\bdi\b", "the", ("di ",)),
-    (r"\bole\b", "old", ("ole",)), (r"\byuh\b", "you", ("yuh",)), (r"\bmi\b", "i", ("mi ",)),
+    # (needles with the spaces around them: "dat" is in "update", "ole" in "whole")
+    (r"\bdem\b", "them", (" dem ", " dem.", " dem,")), (r"\bdat\b", "that", (" dat ", " dat.", " dat,")),
+    (r"\bdi\b", "the", (" di ",)), (r"\bole\b", "old", (" ole ",)), (r"\byuh\b", "you", ("yuh",)),
+    (r"\bmi\b", "i", (" mi ",)),
     # Taglish: "pakitanggal na lang sa notes mo" (please remove it from your notes), "wag mo na
     # i-keep" (don't keep it any more), "yung sinabi ko sayo" (what I told you)
     (r"\bpaki-?(?:tanggal|bura|delete|alis)\w*\b(?:\s+(?:na\s+lang|na|po|lang))*", "please remove", ("paki",)),
@@ -1422,16 +1424,17 @@ _DICTATED_ASK = re.compile(
 _DICTATED_AFTER = re.compile(
     r"\b(altogether|completely|entirely|for\s+good|as\s+well|please|at\s+all)\s+(?=(?:the|my|but|and\s+the|and\s+my)\b)",
     re.I)
-#: a stretch of words no punctuation breaks, as long as dictation makes it
-_RUN_ON = re.compile(r"[^.!?;:\n—–]{220,}")
+#: where written text breaks a sentence; dictated text runs on past this many characters
+_BREAK = re.compile(r"[.!?;:\n—–]")
+RUN_ON_LENGTH = 220
 
 
 def _punctuate_dictation(text: str) -> str:
     """Sentence breaks where dictated speech ("… I take in the mornings for the heart would
     you put that out of your head altogether the one at night for the cholesterol is no harm
     you can keep that one") runs an ask and its exception into the sentence before."""
-    if not _RUN_ON.search(text):
-        return text
+    if len(text) < RUN_ON_LENGTH or max(map(len, _BREAK.split(text))) < RUN_ON_LENGTH:
+        return text  # (a split, not a search for a long run: that is quadratic in a long turn)
     return _DICTATED_AFTER.sub(r"\1. ", _DICTATED_ASK.sub(". ", text))
 
 

@@ -2106,3 +2106,16 @@ def test_my_health_leaves_a_relatives_surgery_and_a_jobs_health_insurance(tmp_pa
     dumped = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Clenil" not in dumped
     assert "St Mary's on 3 February" in dumped and "health insurance and a pension" in dumped
+
+
+def test_a_removed_dated_statement_takes_its_date_in_every_spelling_and_no_other_day_of_its_month(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The deposition is set for April 7 at the city solicitor's office."),
+        ("S1", 1, "assistant", "Noted: deposition on 7 April."),
+        ("S2", 2, "user", "My brother's wedding is on April 25 in Quincy."),
+        ("S3", 3, "user", "Please forget the deposition date."),
+    ])
+    dumped = " ".join(r.text for r in system.dump())
+    assert "April 7" not in dumped and "7 April" not in dumped
+    assert "wedding is on April 25" in dumped

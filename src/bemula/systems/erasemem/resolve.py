@@ -1787,6 +1787,14 @@ def resolve(
         # however often memory says them ("my brother Hiroki" in four sentences: none rare)
         res.value_tokens |= {t for t in written_names if t not in GENERIC and not t.isdigit()} - keep_values
     res.value_tokens |= _alias_names(store, (named_values | written_names) & res.value_tokens)
+    removed_dates = set().union(set(), *(date_keys(u.text) for u in selected.values()),
+                                *(date_keys(t[0]) for t in res.trims.values())) - set().union(
+        set(), *(date_keys(u.text) for u in kept_units))
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS) and removed_dates:
+        # "depo's set for April 7": the date goes by its date key in every spelling, not every
+        # April in memory
+        res.value_tokens -= _CALENDAR_TOKENS
+        res.code_keys |= removed_dates
     if intent.kind in (ForgetKind.CATEGORY, ForgetKind.TIME_WINDOW):
         # a month or a weekday of a statement removed whole is no value to blank everywhere
         # ("The biopsy is on 24 February" would take every February): a category's dates go

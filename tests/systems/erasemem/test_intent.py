@@ -692,12 +692,19 @@ def test_too_much_said_to_someone_else_is_not_a_request(text: str) -> None:
 
 
 def _rewritten_without_needles(text: str) -> str:
-    from bemula.systems.erasemem.intent import _REWRITES, _UNPUNCTUATED_START
+    from bemula.systems.erasemem.intent import (
+        _FRONTED_OBJECT,
+        _REWRITES,
+        _UNPUNCTUATED_START,
+        _VERB_ENDS_SENTENCE,
+        _object_first,
+    )
 
     text = _UNPUNCTUATED_START.sub(". ", text)
     for pattern, repl, _needles in _REWRITES:
         text = pattern.sub(repl, text)
-    return text
+    # (the object said before its verb is read after every rewrite, needles or not)
+    return _FRONTED_OBJECT.sub(_object_first, text) if _VERB_ENDS_SENTENCE.search(text) else text
 
 
 def test_a_rewrites_needles_never_skip_a_rewrite_that_would_have_matched() -> None:
@@ -1636,7 +1643,7 @@ def test_a_dictated_run_on_ask_is_read_with_its_exception_apart() -> None:
 
 
 def test_a_pronoun_points_at_a_thing_of_the_users_named_in_passing_only_when_memory_holds_it() -> None:
-    text = "My cousin said I should never put my PPS number in a chat app. I gave it to you in May. Please delete it."
+    text = "My cousin thinks my PPS number is unlucky. I gave it to you in May. Please delete it."
     held = parse_forget_request(text, known=lambda phrase: "pps" in phrase.lower())
     assert held is not None and held.targets == ["my PPS number"], held
     assert parse_forget_request(text, known=lambda phrase: False) is None
@@ -1718,3 +1725,51 @@ def test_the_thing_from_a_time_is_one_thing_and_a_passive_is_no_new_value() -> N
 def test_items_fronted_after_a_colon_or_taken_outta_what_you_keep(text: str, targets: list[str]) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == ForgetKind.FACTS and intent.targets == targets, intent
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    # what the user should not keep, what was told, what was cancelled: then "it" / "them"
+    ("The locksmith said I shouldn't keep the garage alarm code on my phone. Can you get rid of it?", "garage"),
+    ("I sold that second bike I told you about, so take it out of your notes.", "bike"),
+    ("There's no need for you to keep her dentist's details now. Could you drop them?", "dentist"),
+    ("Dublin trip's cancelled. Staying home with the kids. Delete it.", "dublin"),
+])
+def test_a_pronoun_points_at_what_the_message_says_is_not_to_be_kept(text: str, word: str) -> None:
+    intent = parse_forget_request(text, known=lambda phrase: word in phrase.lower())
+    assert intent is not None and intent.kind == ForgetKind.FACT, (text, intent)
+    assert word in intent.targets[0].lower(), intent.targets
+    assert len(intent.targets[0].split()) <= 4, intent.targets  # the thing, not the sentence about it
+
+
+def test_a_pronoun_points_at_the_nearest_thing_named_in_passing_only_when_memory_holds_it() -> None:
+    text = "I sold that second bike last week, so take it out of your notes."
+    held = parse_forget_request(text, known=lambda phrase: "bike" in phrase.lower())
+    assert held is not None and held.targets == ["second bike"], held
+    assert parse_forget_request(text, known=lambda phrase: False) is None
+
+
+def test_who_may_hold_a_thing_is_not_the_thing_meant() -> None:
+    text = "my landlord says the spare key code shouldnt be written anywhere, only the cleaners should have it. pls forget that one"
+    intent = parse_forget_request(text, known=lambda phrase: "code" in phrase.lower() or "cleaner" in phrase.lower())
+    assert intent is not None and "code" in intent.targets[0].lower(), intent
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("Until the surgeon confirms I'd prefer you wiped everything about the knee operation.", "knee"),
+    ("For now I should like you to forget the date of my cataract appointment.", "cataract"),
+    ("I don't want you holding the shellfish thing, it was a one-off.", "shellfish"),
+    ("wait can u not keep that phone number i gave u for the landlord", "landlord"),
+    ("So that older card number I gave you, the debit one, I'd like you to get rid of; it's expired.", "card"),
+])
+def test_more_ways_of_asking_are_read_as_a_request(text: str, word: str) -> None:
+    intent = parse_forget_request(text, known=lambda phrase: True)
+    assert intent is not None, text
+    assert any(word in t.lower() for t in intent.targets), (text, intent.targets)
+    assert len(intent.targets) == 1, intent.targets  # ("…, the debit one" says which, it is no second item)
+
+
+def test_a_pronoun_elaborated_by_a_list_points_at_the_thing_said_before_it() -> None:
+    text = ("Oh and the first physio I told you about, please forget all that, the woman and the clinic both, "
+            "I'm not going back.")
+    intent = parse_forget_request(text, known=lambda phrase: True)
+    assert intent is not None and intent.targets == ["the first physio"], intent

@@ -2119,3 +2119,28 @@ def test_a_removed_dated_statement_takes_its_date_in_every_spelling_and_no_other
     dumped = " ".join(r.text for r in system.dump())
     assert "April 7" not in dumped and "7 April" not in dumped
     assert "wedding is on April 25" in dumped
+
+
+def test_the_second_of_two_numbers_of_one_kind_is_the_one_said_second(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Booked the ferry to Bergen. Booking ref 7731 5520 19."),
+        ("S2", 1, "user", "Booked the return ferry too. Booking ref 7731 5520 91."),
+        ("S3", 2, "user", "We're flying back instead, so delete that second booking ref I gave you."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "7731 5520 91" not in dumped and "7731 5520 19" in dumped
+
+
+def test_someone_elses_thing_is_not_the_users_own(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My GP is Dr Farouk at Hillside Surgery."),
+        ("S2", 1, "user", "And my dad's is Dr Moss at Quarry Lane Surgery."),
+        ("S3", 2, "user", "My sister handles Dad's appointments now, so there's no need for you to keep his "
+                          "doctor's details. Could you drop them?"),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "Moss" not in dumped and "Quarry Lane" not in dumped
+    # a word the removed name shares with a kept one only says what kind of place it is
+    assert "Dr Farouk at Hillside Surgery" in dumped

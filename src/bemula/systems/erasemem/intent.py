@@ -60,16 +60,17 @@ _ADDRESS = (
     # "Therefore I ask you to forget …"), except a question word or a subject of its own
     # ("how could you forget …" is a complaint, "she can …" is not to us)
     r"(?:(?:(?!(?:how|why|what|when|where|who|which|whether|if|not|never|i|you|we|they|he|she|it|that|"
-    r"someone|somebody|anyone|nobody|and|or|but|so|then|because|cos)\b)[a-z]+\s+){1,2}"
-    r"(?=(?:can|could|would|will)\s+you\b|i\s+(?:want|need|ask)\s+you\b|i(?:'d|’d|\s+would)\s+(?:like|love|prefer)\b))?"
+    r"someone|somebody|anyone|nobody|and|or|but|so|then|because|cos)\b)[a-z]+\s+){1,3}"
+    r"(?=(?:can|could|would|will)\s+you\b|i\s+(?:want|need|ask)\s+you\b|i(?:'d|’d|\s+would|\s+should)\s+(?:like|love|prefer)\b))?"
     # chat fillers before the verb, unpunctuated: "hey quick q stop storing …", "um so wipe …"
     r"(?:(?:hey|hi|hiya|um+|uh+|erm?|hmm+|right|well|oh|ah|yeah|btw|actually|ugh|honestly|seriously|look|listen|assistant|"
+    r"wait|hang\s+on|hold\s+on|oops|sorry|"
     r"quick\s+(?:q|question|one|thing|favou?r))"
     r",?\s+)*"
     r"(?:please\s+|kindly\s+|just\s+|now\s+|also\s+|and\s+|so\s+|then\s+|but\s+|ok(?:ay)?,?\s+)*"
     r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+|kindly\s+|also\s+|just\s+)*"
     r"|(?:can|could|shall)\s+we\s+(?:please\s+|just\s+)*"
-    r"|i(?:'d|’d| would)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
+    r"|i(?:'d|’d| would| should)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
     r"|i\s+(?:want|need|ask)\s+you\s+(?:to\s+)?|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
     # "I would be grateful if you erase …", "I'd feel happier if you'd forget …"
     r"|i(?:'d|’d|\s+would)\s+(?:feel\s+|be\s+)?(?:(?:very|really|so|most|much|truly)\s+)?(?:happier|better|grateful|"
@@ -102,6 +103,8 @@ _NEGATED_KEEP = (
 _NOT_WANTED = (
     r"i\s+(?:don't|dont|don’t|do\s+not|no\s+longer)\s+want\s+you\s+(?:to\s+)?"
     r"(?:remember\w*|keep\w*|stor\w*|know\w*|retain\w*|us(?:e|ing)|hav(?:e|ing)|hold\w*\s+on\s+to|"
+    # "I don't want you holding the peanut thing"
+    r"holding(?=\s+(?:the|my|that|this|those|these|any|his|her|their|onto)\b)|"
     r"infer\w*|conclud\w*|assum\w*|draw\w*|mak(?:e|ing)\s+(?:any\s+)?(?:conclusions?|assumptions?|"
     r"inferences?)|guess\w*|deduc\w*|figur\w*\s+out|work\w*\s+out|put\w*\s+together|"
     # "I don't want you adding it up": a total worked out from what was said
@@ -113,7 +116,9 @@ _NOT_WANTED = (
     r"(?:remember|keep|store|know|retain|use|have|hold(?=\s+(?:on\s*to|onto|anything|any|that|this|it|them|my|those|these)\b)|"
     r"infer|conclude|assume|put\s+(?:\w+\s+){0,2}?together|draw)"
 )
-_CLAUSE_START = r"(?:^|(?<=[,;:—–(])\s*|\s-\s|\b(?:and|so|but|then|also)\s+)"
+_CLAUSE_START = (r"(?:^|(?<=[,;:—–(])\s*|\s-\s|\b(?:and|so|but|then|also)\s+"
+                 # "Until she makes up her mind please forget …": a "please" opens the ask mid-sentence
+                 r"|(?<=\s)(?<!\bto\s)(?=please\s))")
 _DIRECTIVE = re.compile(
     _CLAUSE_START + r"\s*" + _ADDRESS + r"(?P<verb>" + _REMOVE_VERBS + r"|" + _NEGATED_KEEP + r")\b"
     r"|" + r"(?P<verb2>" + _NOT_WANTED + r")\b",
@@ -618,6 +623,8 @@ def _split_list(target: str) -> list[str]:
         return [raw[0], *(f"{owner.group(1)} {p}" for p in raw[1:])]
     raw_parts = _joined_within_items(raw, [m.group(0) for m in _LIST_SPLIT.finditer(target)])
     parts = list(dict.fromkeys(raw_parts))
+    if len(parts) == 2 and _APPOSITIVE_ONE.fullmatch(parts[1]) and not _APPOSITIVE_ONE.fullmatch(parts[0]):
+        return [target]  # "that second account number I gave you, the savings one": one thing, said twice
     if len(parts) < 2:
         # "Whitfield and forget Whitfield": one thing named twice
         return parts if len(raw_parts) > 1 and _NAMED.match(parts[0]) else [target]
@@ -632,6 +639,9 @@ def _split_list(target: str) -> list[str]:
     if "," in target and _is_bare_list(parts):
         return parts
     return [target]
+
+
+_APPOSITIVE_ONE = re.compile(r"(?:the|that)\s+(?:[\w'’-]+\s+){1,2}one", re.I)
 
 
 def _joined_within_items(parts: list[str], separators: list[str]) -> list[str]:
@@ -711,6 +721,14 @@ _OFF_LIMITS = re.compile(
     r"(?P<unsafe>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+)"
     # "I've had to cancel the 12 March test, that date's no good anymore, so please forget it"
     r"|\b(?:cancel(?:led|ed)?|called\s+off)\s+(?P<cancelled>(?:the|my|our)\s+[^,;.!?]+?)(?=\s*[,;.!?]|\s+(?:so|and|because)\b)"
+    # "The locksmith said I shouldn't keep the garage code on my phone. Can you get rid of it?"
+    r"|\b(?:should(?:n't|n’t|nt|nae|\s+not|\s+never)|must(?:n't|n’t|\s+not|\s+never)|never\s+to)\s+(?:keep|have|store|save|"
+    r"hold\s+on\s+to|write\s+down|put)\s+(?P<shouldnt>(?:my|our|the|his|her|their|that|this)\s+[^,;.!?]+?)"
+    r"(?=\s+(?:anywhere|on|in|online|written|digital|at\s+all|saved|stored)\b|\s*[,;.!?]|\s*$)"
+    # "Return flight's cancelled. … Delete it."; "the mammogram got called off"
+    r"|^\W*(?P<called_off>(?:(?:the|my|our)\s+)?(?!(?:i|it|that|this|he|she|they|we|you|there|what|everything)\b)"
+    r"[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2}?)(?:'s|’s|\s+(?:is|are|was|were|has\s+been|have\s+been|got))\s+"
+    r"(?:been\s+)?(?:cancell?ed|canceled|called\s+off|scrapped)\b"
     # "I'm not comfortable with the alarm code being stored anywhere. Please delete it."
     r"|\b(?:not\s+comfortable|uncomfortable|not\s+happy|don't\s+like|do\s+not\s+like)\s+(?:with\s+)?"
     r"(?P<uneasy>(?:my|our|the|his|her|its|their)\s+[^,;.!?]+?)\s+being\s+(?:stored|kept|saved|held|on\s+file)\b"
@@ -766,7 +784,8 @@ def _antecedent(clause: str) -> str | None:
     if m:
         return (m.group("np") or m.group("said") or m.group("unneeded") or m.group("unneeded2") or m.group("uneasy")
                 or m.group("secret") or m.group("over") or m.group("over2") or m.group("stopped") or m.group("stopped2")
-                or m.group("unsafe") or m.group("cancelled") or m.group("noneed")).strip()
+                or m.group("unsafe") or m.group("cancelled") or m.group("noneed") or m.group("called_off")
+                or m.group("shouldnt")).strip()
     m = _OLD_SUBJECT.match(clause)
     if m:
         return m.group("np")
@@ -810,6 +829,16 @@ def _antecedent(clause: str) -> str | None:
                       flags=re.I)[0]
         # "… I told you last week, the figure on my card and the bit about Tunde": when it
         # was said, then the things said
+        if re.fullmatch(r"(?:about|of|on|regarding)\W*", np.strip(), re.I):
+            # "the first dentist I told you about": the thing is before the speech verb
+            head = re.sub(r"\s*\b(?:that|which)?\s*(?:i|i've|i’ve|i\s+have|we)\s*$", "", clause[: m.start()],
+                          flags=re.I).strip(" ,.;:!?—–-")
+            head = re.split(r",\s*(?:(?:so|and|but)\s+)?|:\s+", head)[-1].strip()
+            # ("I sold that second bike": the thing, not the sentence about it)
+            thing = re.search(r"\b(?:the|that|this|those|these|my|our)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+$", head, re.I)
+            head = thing.group(0) if thing else head
+            if head and _names_something(clean_target(head)):
+                return head
         when_first = re.match(r"^(?P<when>[^,]+),\s+(?P<rest>.+)$", np)
         if when_first and _ONLY_WHEN.fullmatch(when_first.group("when").strip()):
             np = when_first.group("rest")
@@ -835,6 +864,18 @@ _MY_THING_SAID = re.compile(
     r"\b(?:my|our)\s+(?:(?!(?:and|or|but|in|on|at|to|for|with|from|is|was|are|were|has|have|had|will|would|"
     r"works?|said|says|told|tells|gave|gives|asked|got|went|thinks?|wants?|knows?|who|which|that)\b)[\w'’-]+\s*){1,3}",
     re.I)
+#: a thing named in passing with any determiner: "the key safe number", "that second PNR"
+_THING_SAID = re.compile(
+    r"\b(?:the|his|her|their|that|this)\s+(?:(?!(?:and|or|but|in|on|at|to|for|with|from|is|was|are|were|has|have|"
+    r"had|will|would|works?|said|says|told|tells|gave|gives|asked|got|went|thinks?|wants?|knows?|who|which|that|i|"
+    r"you|we|he|she|they|it|anywhere|any|so|because|as|now|again|too|written|digital|should|could|can|must|might|may|"
+    r"shall|do|does|did|need|needs|last|next|yesterday|today|tonight|tomorrow|ago|week|weekend|month|year)\b)[\w'’-]+\s*){1,3}",
+    re.I)
+
+
+_MODAL_NEXT = re.compile(r"\s*(?:should|could|can|must|might|may|shall|will|would|need|needs|do|does|did)\b", re.I)
+
+
 def _names_a_person(text: str) -> bool:
     """A capitalised word that is not a sentence's opening function word ("Zsofi asked to be
     taken off" names her; "Ok so the bad part" names no one)."""
@@ -1339,6 +1380,10 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b((?:happier|better|grateful|glad|thankful|relieved|comfortable)\s+if\s+you\s+(?:just\s+)?)(erased|deleted|removed|"
      r"forgot|wiped|dropped|scrapped|cleared|binned|ditched)\b",
      lambda m: m.group(1) + _PRESENT_OF[m.group(2).lower()], ("if you",)),
+    # "I'd prefer you wiped everything about her coming": a preference for the past tense
+    (r"\b((?:prefer|rather)\s+(?:that\s+|if\s+)?you\s+(?:just\s+)?)(erased|deleted|removed|forgot|wiped|dropped|"
+     r"scrapped|cleared|binned|ditched)\b",
+     lambda m: "like you to " + _PRESENT_OF[m.group(2).lower()], ("prefer", "rather")),
     # "and while ur at it get rid of …": another ask in the same message
     (r"\b(?:and\s+)?while\s+(?:you're|you’re|youre|your|you\s+are|u\s+r|ur)\s+at\s+it\b,?", "and also",
      ("at it",)),
@@ -1386,16 +1431,21 @@ _UNPUNCTUATED_START = re.compile(
 #: (and said to "you", as a writer of another language may: "The old one in Leipzig you
 #: delete please", "The old school don't keep please")
 _FRONTED_OBJECT = re.compile(
-    r"(^|[.!?]\s+)((?:everything|anything|all|whatever|the|my|our|any|every|both)\b[^.?!;]{2,120}?)(?:(?:,\s*|\s*[—–]\s*|\s+)"
-    r"(?:(?:please|kindly|just)\s+)*(?:you\s+(?:can\s+|may\s+|should\s+)?)?(forget|delete|erase|remove|wipe|scrap|bin|drop|"
-    r"purge|clear|ditch|scrub|discard|don't\s+keep|do\s+not\s+keep|don't\s+retain|do\s+not\s+retain)"
+    r"(^|[.!?]\s+)(?:so\s+)?((?:everything|anything|all|whatever|the|my|our|any|every|both|that|those)\b[^.?!;]{2,120}?)"
+    r"(?:(?:,\s*|\s*[—–]\s*|\s+)"
+    r"(?:(?:please|kindly|just)\s+)*(?:you\s+(?:can\s+|may\s+|should\s+)?|i(?:'d|’d|\s+would|\s+should)\s+like\s+you\s+to\s+)?"
+    r"(forget|delete|erase|remove|wipe|scrap|bin|drop|"
+    r"purge|clear|ditch|scrub|discard|get\s+rid\s+of|don't\s+keep|do\s+not\s+keep|don't\s+retain|do\s+not\s+retain)"
     # ("the old one, you can drop him completely": the pronoun is the object said first)
     r"(?:\s+(?:him|her|it|them|that))?(?:\s+(?:completely|entirely|altogether))?|"
-    r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!,]|$)", re.I)
+    r"[.!]\s+(gone))(?:\s+(?:please|thanks|now))?\s*(?=[.!,;]|$)", re.I)
 #: … whose cheap sign is a removal verb (or "gone") that ends its sentence (or its clause)
 _VERB_ENDS_SENTENCE = re.compile(r"\b(?:forget|delete|erase|remove|wipe|scrap|bin|drop|purge|clear|ditch|scrub|gone|keep|"
-                                 r"discard|retain)"
-                                 r"(?:\s+(?:please|thanks|now))?\s*(?:[.!,]|$)", re.I)
+                                 r"discard|retain|rid\s+of)"
+                                 r"(?:\s+(?:please|thanks|now))?\s*(?:[.!,;]|$)", re.I)
+#: "that second account number I gave you, the savings one": what was said is no clause of its own
+_TOLD_RELATIVE = re.compile(r"\b(?:that\s+|which\s+)?i(?:'ve|’ve|\s+have)?\s+(?:gave|given|told|sent|mentioned|shared|wrote)"
+                            r"(?:\s+(?:you|u))?(?:\s+about)?\b", re.I)
 
 
 #: a thing named right after a pronoun to say which: "the amount i mean", "I mean the account number"
@@ -1408,7 +1458,7 @@ _LEAD_IN = re.compile(r",\s+so\s+(?=all\b|everything\b|anything\b|whatever\b)"
 
 
 def _object_first(m: re.Match[str]) -> str:
-    if _HAS_VERB.search(m.group(2)) or (m.group(4) and not _QUANTIFIED.match(m.group(2))):
+    if _HAS_VERB.search(_TOLD_RELATIVE.sub(" ", m.group(2))) or (m.group(4) and not _QUANTIFIED.match(m.group(2))):
         return m.group(0)  # a clause ("the WhatsApp history is gone"), or "gone" after a plain noun
     return f"{m.group(1)}please {m.group(3) or 'forget'} {m.group(2)}"
 
@@ -1568,6 +1618,13 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             # "the head chef is Sébastien Orsini now, and the old one, you can drop him": the
             # person said first is the one dropped
             obj, target, before = fronted, clean_target(fronted), before[: len(before) - len(fronted)].rstrip(" ,")
+        if (before and clause[: match.start()].rstrip().endswith(",")
+                and re.match(r"^\s*(?:all\s+(?:of\s+)?)?(?:that|it|this)\s*,\s+(?:the|his|her|my|their)\s", obj, re.I)):
+            # "the first dentist I told you about, please forget all that, the man and the
+            # practice both": the pronoun points at what was said first; the list after it
+            # only spells out what that was
+            obj = "all that"
+            target = clean_target(obj)
         category_like = _CATEGORY_OBJECT.match(re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I))
         pronoun = not _names_something(target) or _MEMORY_PLACE.fullmatch(target.strip()) is not None or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
@@ -1744,14 +1801,19 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 consumed.add(i + 1)
             if antecedent is None and known is not None and not demonstrative and not directives:
                 # "she told me I should never put my PPS number in any chat … Please delete it":
-                # the nearest thing of the user's this message named, when memory holds it
-                for j in range(i - 1, -1, -1):
-                    if clauses[j][1] is not None or j in consumed:
+                # the nearest thing of the user's this message named, when memory holds it; then
+                # the nearest thing named at all ("I cancelled that second PNR I gave you, so
+                # remove it"; "I shouldn't keep the key safe number anywhere. Get rid of it?")
+                for j in [i, *range(i - 1, -1, -1)]:
+                    if j != i and (clauses[j][1] is not None or j in consumed):
                         continue
-                    owned = [m.group(0) for m in _MY_THING_SAID.finditer(clauses[j][0])]
-                    held = [np for np in reversed(owned) if known(np)]
+                    piece = before if j == i else clauses[j][0]
+                    # (not the subject of a modal: "only the carers should have it" names who may)
+                    named = sorted((m.start(), m.group(0).strip()) for pattern in (_MY_THING_SAID, _THING_SAID)
+                                   for m in pattern.finditer(piece) if not _MODAL_NEXT.match(piece, m.end()))
+                    held = [np for _, np in reversed(named) if known(np)]
                     if held:
-                        antecedent, source = held[0], j
+                        antecedent, source = held[0], (j if j != i else -1)
                         break
             if antecedent is None and (demonstrative or _CONCLUSION_NOUN.search(target)):
                 pass  # "that number", "that guess" with nothing named before it: the phrase as said

@@ -599,6 +599,10 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
     ("who looks after my teeth" -> "dentist"; ``data/attribute_synonyms.txt``). ``every``: a
     topic ("anything about my ex"), so every unit that covers it best, not the best few."""
     tokens = _phrase_tokens(phrase)
+    ordinal = _ORDINAL.match(phrase.strip())
+    if ordinal:
+        # ("the first dentist" is a dentist said first, not a sentence that says "first")
+        tokens = [t for t in tokens if t not in tokenize(ordinal.group(1))] or tokens
     if not tokens:
         return []
     groups = attribute_synonyms()
@@ -753,6 +757,11 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         if not mine:
             return []  # only a friend's birthday says "birthday": "my birthday" is not it
         scored = mine
+    elif _THIRD_PARTY_OWNER.search(phrase):
+        # "her doctor's details" is not "My GP's Dr Okafor …": a sentence about the user's own
+        # thing is not someone else's, when a sentence that is not the user's own also fits
+        theirs = [x for x in scored if not _MY_OWN_SUBJECT.match(x[2].text)]
+        scored = theirs or scored
     best_cov = max(c for _, c, _ in scored)
     if wants_code and any(c == best_cov and code_keys(u.text) for _, c, u in scored):
         # … and of the two, the one that writes it is the number
@@ -765,9 +774,28 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     found.sort(key=lambda x: -x[0])
     if every:  # a topic: everything said about it
         return [u for _, u in found]
+    ordinal = _ORDINAL.match(phrase.strip())
+    if ordinal and len(found) >= 2:
+        # "that second PNR I gave you": of the statements that fit, the one said second
+        order = {uid: n for n, uid in enumerate(store.units)}
+        in_order = sorted((u for _, u in found), key=lambda u: order.get(u.id, 0))
+        nth = _ORDINALS[ordinal.group(1).lower()]
+        if nth < len(in_order):
+            return _statements_for(store, phrase, tokens, [in_order[nth]])
     # a fact is stated a few times; a phrase that fits many units equally ("This might be
     # silly", a speaker's filler) names none of them: keep only the best few
     return _statements_for(store, phrase, tokens, [u for _, u in found[:MAX_PHRASE_MATCHES]])
+
+
+#: a phrase naming whose thing by a third-person possessive: "her doctor's details", "Omar's
+#: address", "my mum's GP"
+_THIRD_PARTY_OWNER = re.compile(r"\b(?:his|her|their)\s+\w|\b(?:my\s+)?" + KIN_WORDS + r"(?:'s|’s)\s+\w"
+                                r"|\b(?-i:[A-Z][a-z]+)(?:'s|’s)\s+\w", re.I)
+#: a sentence whose subject is the user's own thing: "My GP's Dr Okafor …" (not "My mum's GP …")
+_MY_OWN_SUBJECT = re.compile(r"^\W*(?:(?:and|also|oh|so|ok|but|plus)\W+)*(?:my|our)\s+(?!(?:\w+\s+)?" + KIN_WORDS + r"\b)", re.I)
+#: "the second PNR", "that first dentist I told you about": the n-th of the things said
+_ORDINAL = re.compile(r"^(?:(?:the|that|this|my|our)\s+)?(first|second|third|1st|2nd|3rd)\s+\w", re.I)
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2}
 
 
 #: the user speaking of themselves, in any case ("ok i also work w/ two contractors")
@@ -2123,6 +2151,11 @@ def _is_state(value: str) -> bool:
 _LEADING_NAME = re.compile(r"(?-i:(?:Dr\.?\s+)?[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})(?=\s+(?-i:[a-z]))")
 
 
+#: a person's possessive just before a value: "Dad's appointments", "Omar's flat"
+_PERSON_POSSESSIVE_END = re.compile(r"\b(?!(?:it|that|there|here|what|he|she|who|where|how|let|this)(?:'s|’s))"
+                                    r"(?:" + KIN_WORDS + r"|(?-i:[A-Z][a-z]+))(?:'s|’s)\s+$", re.I)
+
+
 def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
     """The new value an F6 request states ("I switched to green tea" -> "green tea"). The
     patterns are tried in order over all statements: "new address is 1814 Bayou Road" says it
@@ -2136,6 +2169,10 @@ def new_value_of(statements: list[str], old_tokens: set[str]) -> str | None:
             # use Urbana card instead"): look again after where it began
             while (m := compiled.search(statement, start)) is not None:
                 value = m.group("v").strip()
+                if value.islower() and _PERSON_POSSESSIVE_END.search(statement[: m.start("v")]):
+                    # "My sister handles Dad's appointments now": whose, not "is"
+                    start = m.start() + 1
+                    continue
                 previous = None
                 while previous != value:
                     previous, value = value, _VALUE_TRIM.sub("", value).strip()

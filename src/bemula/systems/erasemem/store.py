@@ -197,12 +197,13 @@ class MemoryStore:
             turn.unit_ids.remove(unit_id)
         return unit
 
-    def redact_unit(self, unit_id: str, tokens: set[str] | frozenset[str]) -> bool:
+    def redact_unit(self, unit_id: str, tokens: set[str] | frozenset[str],
+                    beside_only: set[str] | frozenset[str] = frozenset()) -> bool:
         """Blank ``tokens`` inside a unit that stays; re-index its new text."""
         unit = self.units.get(unit_id)
         if unit is None:
             return False
-        text, count = redact_tokens(unit.text, tokens)
+        text, count = redact_tokens(unit.text, tokens, beside_only)
         return bool(count) and self.rewrite_unit(unit_id, text)
 
     def trim_unit(self, unit_id: str, part: str, rest: str) -> str | None:
@@ -255,11 +256,12 @@ class MemoryStore:
             else:
                 self._doc_freq.pop(token, None)
 
-    def redact_turn(self, turn_id: str, tokens: set[str] | frozenset[str]) -> int:
+    def redact_turn(self, turn_id: str, tokens: set[str] | frozenset[str],
+                    beside_only: set[str] | frozenset[str] = frozenset()) -> int:
         turn = self.turns[turn_id]
         if not turn.token_set() & tokens:
             return 0
-        turn.text, count = redact_tokens(turn.text, tokens)
+        turn.text, count = redact_tokens(turn.text, tokens, beside_only)
         turn.tokens = None
         turn.edited = True
         return count

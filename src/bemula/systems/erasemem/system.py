@@ -81,6 +81,35 @@ def _same_owner(question_owners: set[str], stone_owners: frozenset[str], questio
     return not (names and not question_owners and not names <= question_hashes)
 
 
+#: words that say what kind of place or body a name is ("Heaton Road Surgery", "Leith Walk
+#: Dental", "Peach State Credit Union"): shared by many names, none of them the value itself
+_NAME_CLASS_WORDS = frozenset(tokenize(
+    """dental dentist dentistry surgery clinic clinics hospital hospitals practice medical health centre center
+    pharmacy chemist road street avenue lane drive close crescent way place square gardens terrace park grove
+    court row hill court mews bank credit union building society insurance school academy college university
+    nursery primary secondary high library church chapel club hotel station airport terminal house hall
+    group services ltd limited inc llc company partners associates solicitors vets veterinary"""))
+
+
+def _shared_name_words(store: MemoryStore, purge: frozenset[str], removed_texts: list[str]) -> frozenset[str]:
+    """Words of a removed name of several words that a kept sentence also says with none of
+    the removed value's other words, when they only say what kind of place the name is:
+    "Dental" of "Leith Walk Dental" when "… got in at Portobello Family Dental" stays. Such a
+    word is blanked only beside the rest of the name. (Not a person's first name: "Sarah" of
+    "Sarah Jones" answers "who is my ex?" on its own.)"""
+    in_names: set[str] = set()
+    for text in removed_texts:
+        spans = word_spans(text)
+        for n, (_, _, toks) in enumerate(spans):
+            if toks & purge and any(spans[m][2] & purge - toks for m in (n - 1, n + 1) if 0 <= m < len(spans)):
+                in_names |= toks & purge
+    candidates = in_names & _NAME_CLASS_WORDS
+    if not candidates:
+        return frozenset()
+    return frozenset(t for t in candidates
+                     if any(len(unit.tokens & purge) == 1 for unit in store.units_containing({t})))
+
+
 def _focus_tokens(question: str) -> frozenset[str]:
     """Tokens of the question's last interrogative clause, when a preamble precedes it."""
     m = _QUESTION_TAIL.search(question.strip())
@@ -280,10 +309,12 @@ class EraseMem(MemorySystem):
         store = self.store
         removed_ids: list[str] = []
         touched_turns: set[str] = set()
+        removed_texts: list[str] = []
         for uid in res.delete_units:
             unit = store.delete_unit(uid)
             if unit is not None:
                 removed_ids.append(uid)
+                removed_texts.append(unit.text)
                 touched_turns.add(unit.turn_id)
         trimmed = 0
         for uid, (part, rest) in res.trims.items():
@@ -299,16 +330,17 @@ class EraseMem(MemorySystem):
         # (a small number, in digits or words, is in too many sentences to be one value)
         purge = frozenset(t for t in res.value_tokens if not (t.isdigit() and len(t) < 3) and t not in _SMALL_NUMBERS)
         if purge:
+            shared = _shared_name_words(store, purge, removed_texts)
             # turns first: an untouched user turn is screened by its units' tokens, which
             # must still be the words it says (blanking a unit first hid its turn's value)
             for raw_turn in store.turns_containing(purge):
                 tid = raw_turn.id
-                count = store.redact_turn(tid, purge)
+                count = store.redact_turn(tid, purge, shared)
                 if count:
                     words_redacted += count
                     touched_turns.add(tid)
             for unit in store.units_containing(purge):
-                if unit.tokens & purge and store.redact_unit(unit.id, purge):
+                if unit.tokens & purge and store.redact_unit(unit.id, purge, shared):
                     units_edited += 1
         # every other spelling of a removed code or number ("SV5520781" for "SV-5520-781")
         if res.code_keys:

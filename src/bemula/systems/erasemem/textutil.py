@@ -139,20 +139,30 @@ def _word_tokens(word: str) -> frozenset[str]:
     return frozenset(tokenize(word))
 
 
-def redact_tokens(text: str, tokens: set[str] | frozenset[str]) -> tuple[str, int]:
+def redact_tokens(text: str, tokens: set[str] | frozenset[str],
+                  beside_only: set[str] | frozenset[str] = frozenset()) -> tuple[str, int]:
     """Replace every word carrying a token in ``tokens`` by a marker; returns (text, count).
 
     Adjacent redacted words collapse into one marker so a removed multi-word value leaves
-    no trace of its length.
+    no trace of its length. A token in ``beside_only`` (a word a removed name shares with a
+    kept one: "Dental" of "Leith Walk Dental" beside "Portobello Family Dental") is blanked
+    only next to a word of ``tokens`` that is not in it.
     """
     if not tokens:
         return text, 0
+    spans = word_spans(text)
+    hit = [bool(toks & tokens) for _, _, toks in spans]
+    if beside_only:
+        own = [bool(toks & tokens - beside_only) for _, _, toks in spans]
+        for n in range(len(spans)):
+            if hit[n] and not own[n]:
+                hit[n] = (n > 0 and own[n - 1]) or (n + 1 < len(spans) and own[n + 1])
     pieces: list[str] = []
     last = 0
     count = 0
     previous_redacted_end = -1
-    for start, end, toks in word_spans(text):
-        if toks & tokens:
+    for (start, end, _), blank in zip(spans, hit, strict=True):
+        if blank:
             gap = text[last:start]
             if previous_redacted_end == last and re.fullmatch(r"[\s.@_+:/'’-]*", gap):
                 last = end  # merge with the marker just written

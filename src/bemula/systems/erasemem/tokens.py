@@ -77,7 +77,9 @@ def stem(token: str) -> str:
 #: texting abbreviations of the words a question uses: "home wifi pw is …" answers "what's
 #: my home wifi password?" (the full word is what memory and questions are matched on)
 ABBREVIATIONS = {"pw": "password", "pwd": "password", "passwd": "password", "bday": "birthday",
-                 "addy": "address", "addr": "address", "appt": "appointment", "appts": "appointment"}
+                 "addy": "address", "addr": "address", "appt": "appointment", "appts": "appointment",
+                 # "Dr Ann Liddle" is a doctor: "her doctor's details" names her
+                 "dr": "doctor", "drs": "doctor"}
 
 
 def _token_of(word: str) -> str:

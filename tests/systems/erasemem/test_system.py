@@ -2144,3 +2144,52 @@ def test_someone_elses_thing_is_not_the_users_own(tmp_path: Path) -> None:
     assert "Moss" not in dumped and "Quarry Lane" not in dumped
     # a word the removed name shares with a kept one only says what kind of place it is
     assert "Dr Farouk at Hillside Surgery" in dumped
+
+
+def test_the_one_part_that_writes_a_number_is_the_number_whoever_it_names(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Priya from Ward 9 is taking my Friday — she's the sister in charge there and her mobile "
+                          "is 0161 555 0429 if anything goes wrong."),
+        ("S2", 1, "user", "Could you delete Priya's phone number? She keeps it private."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "0161 555 0429" not in dumped and "Ward 9" in dumped
+
+
+def test_how_much_something_is_takes_the_sum_and_leaves_when_it_comes(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My army pension arrives on the 3rd of each month, £1,980 after tax."),
+        ("S2", 1, "user", "I'd rather you didn't hold on to how much the pension is. When it arrives is fine to keep."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "1,980" not in dumped and "3rd of each month" in dumped
+
+
+def test_an_address_with_an_at_sign_is_an_email_address_and_its_shared_domain_stays_elsewhere(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My grandson Rory set up the email on my tablet and told me to keep the addresses noted. "
+                          "Mine is margaret.hale@talktalk.net, please note it."),
+        ("S2", 1, "user", "My late brother Edwin, who taught maths for forty years, had his own, "
+                          "edwin.hale52@talktalk.net, the 52 being the year he was born."),
+        ("S3", 2, "user", "We closed Edwin's account last week, so there's no need to remember his email address. "
+                          "Please let it go."),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "edwin.hale52" not in dumped and "margaret.hale@talktalk.net" in dumped
+    assert "grandson Rory set up the email" in dumped  # the sentence that only names email is not it
+
+
+def test_everything_about_her_things_is_the_person_the_message_names_not_another(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "First of all, Tom will NOT be here for New Year: he is in Calgary until April."),
+        ("S2", 1, "user", "Aisha, on the other hand, IS coming. She lands at Stansted on the 30th at 14.05."),
+        ("S3", 2, "user", "Aisha has been invited to a friend's instead and hasn't decided. Until she makes up her mind "
+                          "please forget everything about her coming and her flight."),
+    ])
+    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Stansted" not in units and "14.05" not in units
+    assert "Calgary" in units  # Tom's plans are his

@@ -245,7 +245,7 @@ _PART_BREAK = re.compile(
     r"(?<=[?!])\s+|\s*(?:;|(?<!\d):(?!\d)|\s[—–-]\s)\s*|,?\s+(?:but|whereas|while)\s+(?!(?:with|without|for|in|on|at|not|"
     r"only|just|then|also)\b)|\s+and\s+(?=[A-Z][a-z]+(?:'s|’s)\s+(?:is|are|was|number|email|address|phone)\b)|,\s+(?:and|so)\s+|\s+and\s+(?=(?:her|his|my|their|our|"
     r"she|he|i|it|they|we)\b)|,\s+(?=(?:our|my|his|her|their|the|a|an)\s+[\w-]+\s+(?:of|at|for|in)\b|is\s|are\s|was\s|"
-    r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d)"
+    r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d|[$€£])"
     # "the launch has been moved to 18 March | and the budget is now capped at €240,000"
     r"|\s+and\s+(?=the\s+(?:[\w-]+\s+){1,2}(?:is|are|was|were|has|have)\s)",
     re.I,
@@ -340,25 +340,37 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     return removed.strip(" ,;:"), kept_text if kept_text.endswith(("?", "!")) else kept_text.rstrip(".") + "."
 
 
+_AMOUNT_WORDS = frozenset(tokenize("much amount amounts cost costs price figure sum total fee fees"))
+#: a sum of money: "$3,412", "£112 a month", "2300 zł", "52k"
+_MONEY = re.compile(r"[$€£¥₹]\s?\d|\d[\d,.]*\s?(?:k|p|pounds?|quid|dollars?|euros?|bucks|zł|zl|rupees?|rs)\b"
+                    r"|\d[\d,.]*\s+(?:a|per)\s+(?:month|week|year|hour|day)\b", re.I)
+
+
 def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads: set[str]) -> list[int]:
     """The parts of a compound unit one target phrase covers best (none when it covers none)."""
     weights = phrase_weights(store, list(dict.fromkeys(tokens)))
     # "the number from my passport": the part that writes a number out ("My passport is
     # GK482913") is it, not the part that only names the kind ("… passport number and Steuer-ID?")
     wants_code = bool(heads & _IDENTIFIER_HEADS)
+    # "how much the pension is": the part that writes the sum ("…, $3,412 after taxes")
+    wants_amount = bool(set(tokens) & _AMOUNT_WORDS)
+    coded = sum(1 for part in parts if code_keys(part)) if wants_code else 0
     scored = []
     for i, part in enumerate(parts):
         own = set(tokenize(part))
         if _NEGATION.search(part):
             own |= {"un" + t for t in own}  # "not available" says "unavailable"
         cover = sum(w for t, w in weights.items() if t in own)
-        writes_code = wants_code and cover > 0 and bool(code_keys(part))
+        # (the one part that writes a code is the number meant even when its words are others:
+        # "his cell is 614-555-0187" for "Darnell's phone number")
+        writes_code = (wants_code and bool(code_keys(part)) and (cover > 0 or coded == 1)) or (
+            wants_amount and _MONEY.search(part) is not None)
         # "Please make a note regarding Project Kestrel: … the budget is now capped at
         # €240,000": the part that states a value goes, not the one that only names the subject
         states = cover > 0 and any(set(tokenize(m.group(0))).isdisjoint(tokens) for m in _VALUE_RUN.finditer(part))
         scored.append((writes_code, bool(own & heads), states, cover, i))
     best = max(scored)
-    if best[3] <= 0:
+    if best[3] <= 0 and not (best[0] and any(c > 0 for *_, c, _ in scored)):
         return []
     return [i for w, h, v, c, i in scored if (w, h, v, c) == best[:4]]
 
@@ -644,6 +656,10 @@ def _typo_of(store: MemoryStore, token: str) -> frozenset[str]:
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
+_EMAIL_WORDS = frozenset(tokenize("email emails mail"))
+_EMAIL_VALUE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+
+
 def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_turn: str | None,
                   alternatives: dict[str, frozenset[str]], every: bool = False) -> list[Unit]:
     """``match_phrase`` for ``tokens``, each also found as one of its ``alternatives``."""
@@ -671,11 +687,16 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     # "the number from my passport": a unit that writes a code says the number ("My passport
     # is GK482913") as much as one that only names the kind ("… passport number and Steuer-ID?")
     wants_code = head in _IDENTIFIER_HEADS
+    # "Harold's email address": a unit that writes an address with an @ says "email address"
+    # ("… had his own, h.ashworth1939@btinternet.com")
+    email_words = _EMAIL_WORDS & set(tokens) and (_EMAIL_WORDS | {"address"}) & set(tokens)
 
     def says(unit: Unit, token: str) -> bool:
         if token in negated:
             return negated[token] in unit.tokens and _NEGATION.search(unit.text) is not None
         if wants_code and token == head and token not in unit.tokens and code_keys(unit.text):
+            return True
+        if email_words and token in email_words and _EMAIL_VALUE.search(unit.text):
             return True
         return token in unit.tokens or not alternatives.get(token, frozenset()).isdisjoint(unit.tokens)
 
@@ -1173,7 +1194,12 @@ def _is_name_in(store: MemoryStore, word: str) -> bool:
     if not token or token[0] in _NOT_A_NAME or not store.df(token[0]):
         return False
     mid = re.compile(rf"(?<![.!?]\s)(?<!^)\b{re.escape(word)}\b|\b(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+{re.escape(word)}\b|"
-                     rf"\b{re.escape(word)}(?:'s|’s)\s")
+                     rf"\b{re.escape(word)}(?:'s|’s)\s|"
+                     # a sentence that opens with a person doing something: "Chloe, on the other
+                     # hand, IS coming", "Liam says he will ring"
+                     rf"^{re.escape(word)}(?:,\s+(?:on\s+the\s+other\s+hand|though|however|meanwhile|bless\s+(?:her|him))\b|"
+                     rf"\s+(?i:is|was|has|had|says|said|will|won't|rang|called|came|comes|went|goes|lives|works|"
+                     rf"isn't|wasn't|can't|cannot)\b)")
     return any(mid.search(u.text) for u in store.units_containing({token[0]}) if token[0] in u.tokens)
 
 
@@ -1299,8 +1325,9 @@ def resolve(
     """The units ``intent`` means and how to purge them. ``semantic``: when a named target
     matches no unit by its words, the nearest unit by meaning (``-o semantic=true``)."""
     res = Resolution()
-    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS):
-        # "remove his blood type": whose, from the request's other sentences
+    if intent.kind in (ForgetKind.FACT, ForgetKind.FACTS, ForgetKind.CATEGORY):
+        # "remove his blood type", "everything about her coming and her train": whose, from
+        # the request's other sentences
         said_as = {without_pronoun(p, intent.statements, intent.directives, store, intent.text): p for p in intent.targets}
         intent = replace(intent, targets=list(said_as))
     selected: dict[str, Unit] = {}
@@ -1376,7 +1403,9 @@ def resolve(
         by_owner = bool(owner_words) and not people_area
         if by_owner:
             for unit in store.user_units():
-                if unit.turn_id != request_turn_id and unit.tokens & owner_words and _discloses(unit):
+                # (a statement about the owner discloses them by naming them: "Chloe, on the
+                # other hand, IS coming, bless her.")
+                if unit.turn_id != request_turn_id and unit.tokens & owner_words and not _asks_assistant(unit):
                     for goes_on in [unit, *_told_on(store, unit, _GOES_ON_ABOUT), *_next_turn_about(store, unit)]:
                         selected[goes_on.id] = goes_on
             cats = set()

@@ -91,19 +91,26 @@ _NAME_CLASS_WORDS = frozenset(tokenize(
     group services ltd limited inc llc company partners associates solicitors vets veterinary"""))
 
 
+_EMAIL_DOMAIN = re.compile(r"[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
+
+
 def _shared_name_words(store: MemoryStore, purge: frozenset[str], removed_texts: list[str]) -> frozenset[str]:
     """Words of a removed name of several words that a kept sentence also says with none of
-    the removed value's other words, when they only say what kind of place the name is:
+    the removed value's other words, when they only say what kind of place the name is (or
+    are the mail domain of a removed address):
     "Dental" of "Leith Walk Dental" when "… got in at Portobello Family Dental" stays. Such a
     word is blanked only beside the rest of the name. (Not a person's first name: "Sarah" of
     "Sarah Jones" answers "who is my ex?" on its own.)"""
     in_names: set[str] = set()
+    domains: set[str] = set()
     for text in removed_texts:
+        # ("btinternet" of "h.ashworth1939@btinternet.com" beside "dorothy.ashworth@btinternet.com")
+        domains |= {t for m in _EMAIL_DOMAIN.finditer(text) for t in tokenize(m.group(1))} & purge
         spans = word_spans(text)
         for n, (_, _, toks) in enumerate(spans):
             if toks & purge and any(spans[m][2] & purge - toks for m in (n - 1, n + 1) if 0 <= m < len(spans)):
                 in_names |= toks & purge
-    candidates = in_names & _NAME_CLASS_WORDS
+    candidates = in_names & _NAME_CLASS_WORDS | domains
     if not candidates:
         return frozenset()
     return frozenset(t for t in candidates
@@ -318,6 +325,7 @@ class EraseMem(MemorySystem):
                 touched_turns.add(unit.turn_id)
         trimmed = 0
         for uid, (part, rest) in res.trims.items():
+            removed_texts.append(part)
             turn_id = store.trim_unit(uid, part, rest)
             if turn_id is not None:
                 trimmed += 1

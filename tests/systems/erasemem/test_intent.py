@@ -1773,3 +1773,10 @@ def test_a_pronoun_elaborated_by_a_list_points_at_the_thing_said_before_it() -> 
             "I'm not going back.")
     intent = parse_forget_request(text, known=lambda phrase: True)
     assert intent is not None and intent.targets == ["the first physio"], intent
+
+
+def test_a_lower_case_possessive_of_a_thing_memory_holds_is_a_request() -> None:
+    text = "ugh ok we're not mates anymore. delete jonno's bday. priya's n gran's stay"
+    intent = parse_forget_request(text, known=lambda phrase: "jonno" in phrase.lower())
+    assert intent is not None and any("jonno" in t.lower() for t in intent.targets), intent
+    assert parse_forget_request("delete jonno's bday", known=lambda phrase: False) is None

@@ -2193,3 +2193,16 @@ def test_everything_about_her_things_is_the_person_the_message_names_not_another
     units = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Stansted" not in units and "14.05" not in units
     assert "Calgary" in units  # Tom's plans are his
+
+
+def test_where_i_live_is_the_sentence_that_writes_the_address_not_one_that_says_home(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The sofa is for home."),
+        ("S1", 0, "user", "My home is 14 Quay Lane, Penryn, flat 2."),
+        ("S1", 0, "user", "Home delivery is Thursday evening, my partner will be in."),
+        ("S2", 1, "user", "Actually I'd rather you didn't hold on to where I live."),
+    ])
+    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Quay Lane" not in units
+    assert "The sofa is for home." in units and "Home delivery is Thursday evening" in units

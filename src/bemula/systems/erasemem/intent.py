@@ -288,6 +288,9 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
             if known is not None and re.match(r"\s*(?:him|her)\s*(?:[.!?,;]|$|please\b|completely\b|entirely\b|too\b)",
                                               rest, re.I) and known(rest.strip(" .!?,;").split()[0]):
                 return match  # "Sandy … wipe him": a person the message names and memory holds
+            if (known is not None and re.match(r"\s+(?!(?:it|that|what|there|here|who|he|she|let)(?:'s|’s))[a-z]+(?:'s|’s)\s+\w", rest, re.I)
+                    and _names_a_thing(rest) and known(clean_target(rest))):
+                return match  # "delete marcus's bday": a person's thing memory holds
             if (known is not None and re.match(r"\s+(?:his|her|their|its)\s+\w", rest, re.I)
                     and not re.match(r"\s+\w+\s+(?:[\w-]+\s+){0,2}?" + _ARTEFACT + r"\b", rest, re.I)
                     and _names_a_thing(rest) and known(clean_target(rest))):

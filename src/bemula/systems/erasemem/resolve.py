@@ -605,11 +605,13 @@ _POSSESSOR_WORD = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|wh
                              re.I)
 
 
-def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None, every: bool = False) -> list[Unit]:
+def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None, every: bool = False,
+                 valued: bool = False) -> list[Unit]:
     """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage.
     When no unit holds the phrase's own words, each word may be said by another of its group
     ("who looks after my teeth" -> "dentist"; ``data/attribute_synonyms.txt``). ``every``: a
-    topic ("anything about my ex"), so every unit that covers it best, not the best few."""
+    topic ("anything about my ex"), so every unit that covers it best, not the best few.
+    ``valued``: a fact to remove, whose statement writes its value (see ``_match_tokens``)."""
     tokens = _phrase_tokens(phrase)
     ordinal = _ORDINAL.match(phrase.strip())
     if ordinal:
@@ -628,10 +630,10 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
             meant = _typo_of(store, token)
             if meant:
                 alternatives[token] = unsaid[token] = meant
-    found = _match_tokens(store, phrase, tokens, exclude_turn, unsaid, every)
+    found = _match_tokens(store, phrase, tokens, exclude_turn, unsaid, every, valued)
     if found or not alternatives or alternatives == unsaid:
         return found
-    return _match_tokens(store, phrase, tokens, exclude_turn, alternatives, every)
+    return _match_tokens(store, phrase, tokens, exclude_turn, alternatives, every, valued)
 
 
 #: the shortest word a typo is looked for in (shorter ones are one letter from too many)
@@ -656,12 +658,14 @@ def _typo_of(store: MemoryStore, token: str) -> frozenset[str]:
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
+_ADDRESS_HEADS = frozenset(tokenize("address addresses postcode zip live"))
+_DIGIT = re.compile(r"\d")
 _EMAIL_WORDS = frozenset(tokenize("email emails mail"))
 _EMAIL_VALUE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 
 
 def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_turn: str | None,
-                  alternatives: dict[str, frozenset[str]], every: bool = False) -> list[Unit]:
+                  alternatives: dict[str, frozenset[str]], every: bool = False, valued: bool = False) -> list[Unit]:
     """``match_phrase`` for ``tokens``, each also found as one of its ``alternatives``."""
     # "the day I'm unavailable" is said "I'm not available on Mondays": a word memory never
     # says, with "un", is its stem beside a negation
@@ -787,6 +791,21 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     if wants_code and any(c == best_cov and code_keys(u.text) for _, c, u in scored):
         # … and of the two, the one that writes it is the number
         scored = [x for x in scored if x[1] < best_cov or code_keys(x[2].text)]
+    # "my home address": "My home is in Mangwon-dong, 23 Poeun-ro …", not "The chair is for
+    # home." — a sentence that writes no name or number states no value of it (and of an
+    # address or a number, none without a digit: "Home delivery is Saturday morning")
+    # (a number said in words is a value too: "for twenty-three hundred quid")
+    writes = ((lambda text: _DIGIT.search(text) is not None) if head in _ADDRESS_HEADS
+              else (lambda text: _writes_value(text) or bool(code_keys(text))))
+    if valued and any(c == best_cov and writes(u.text) for _, c, u in scored):
+        # (one that names the same thing again stays: "The call with my mentor ran long" beside
+        # "I have a Thursday call with my mentor" — it shares a word beyond the request's)
+        stating = [u for _, c, u in scored if c == best_cov and writes(u.text)]
+        beyond = set().union(*(u.tokens for u in stating)) - set(searched) - GENERIC
+        scored = [x for x in scored if x[1] < best_cov or writes(x[2].text) or not beyond.isdisjoint(x[2].tokens)]
+        # (and the statements that write it are meant however a shorter mention scores)
+        best_score = max(s for s, c, u in scored if c == best_cov and writes(u.text))
+        scored = [x for x in scored if x[1] < best_cov or x[0] >= 0.8 * best_score or writes(x[2].text)]
     best_score = max(s for s, c, _ in scored if c == best_cov)
     # "the Halden details": every statement about Halden is meant, the long one with the
     # sort code as much as the short "The Halden account closes next month."
@@ -1362,11 +1381,12 @@ def resolve(
             keys = code_keys(phrase) | date_keys(phrase)
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
-            found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id)
+            found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id,
+                                            valued=True)
             if not found and as_said != phrase and (in_context := with_context(as_said, intent.statements)) != as_said:
                 # the statement may use the pronoun too ("what she does: teaches Pilates"), with
                 # whom the request names beside it; a bare "her name" names nothing to look for
-                found = match_phrase(store, in_context, exclude_turn=request_turn_id)
+                found = match_phrase(store, in_context, exclude_turn=request_turn_id, valued=True)
             if topic and len(found) > 1:
                 there = _event_session(store, topic, session_id)
                 found = [u for u in found if u.session_id == there] or found

@@ -1780,3 +1780,16 @@ def test_a_lower_case_possessive_of_a_thing_memory_holds_is_a_request() -> None:
     intent = parse_forget_request(text, known=lambda phrase: "jonno" in phrase.lower())
     assert intent is not None and any("jonno" in t.lower() for t in intent.targets), intent
     assert parse_forget_request("delete jonno's bday", known=lambda phrase: False) is None
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    # a number is not replaced by a town or a bank: the move is news, the number just goes
+    ("nina's moved to galway so she's not minding the cat anymore, can u forget her number pls", ForgetKind.FACT),
+    ("closed the savings one yesterday, moved everything to monzo. pls delete the isa acc number from ur memory",
+     ForgetKind.FACT),
+    # … but a new number said beside the change replaces it
+    ("i switched from o2 to giffgaff, forget the o2 number. new one is 07700 900318", ForgetKind.REPLACEMENT),
+])
+def test_a_change_replaces_a_number_only_with_a_number(text: str, kind: ForgetKind) -> None:
+    intent = parse_forget_request(text, known=lambda phrase: True)
+    assert intent is not None and intent.kind == kind, intent

@@ -1987,7 +1987,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     replacement = ForgetIntent(ForgetKind.REPLACEMENT, targets=[
         once[0] if len(once := split_targets(t)) == 1 else t for t in cleaned if t], statements=statements,
                                directives=directive_texts)
-    if changed and states_new_value(statements, directive_texts):
+    if changed and states_new_value(statements, directive_texts, replacement.targets):
         return replacement
 
     # F2 / F1
@@ -2054,10 +2054,21 @@ _ONLY_THE_OLD = re.compile(
     r"info|information|detail|details|entry|figure|number|name|address|date|it)?\s*$", re.I)
 
 
-def states_new_value(statements: list[str], directives: list[str]) -> bool:
+#: heads of a target whose value is written in digits: "her number", "the eMax acc numbr"
+_NUMBER_HEADS = frozenset(token_set("number numbr num code pin"))
+
+
+def states_new_value(statements: list[str], directives: list[str], targets: list[str] | None = None) -> bool:
     """An F6 request names the value that replaces the old one ("I switched to oat milk");
     a change cue alone ("from now on a broker handles it, so erase the policy number") makes
-    it a plain removal, whose target is what the directive names."""
-    from bemula.systems.erasemem.resolve import new_value_of
+    it a plain removal, whose target is what the directive names. So does a new value of
+    another kind than the target's: "ailsa's moved to aviemore … forget her number" — a
+    number is not replaced by a town."""
+    from bemula.systems.erasemem.resolve import head_of, new_value_of
 
-    return new_value_of(statements, set()) is not None or new_value_of(directives, set()) is not None
+    value = new_value_of(statements, set()) or new_value_of(directives, set())
+    if value is None:
+        return False
+    heads = {head for target in targets or [] if (head := head_of(target))}
+    numbered = bool(heads) and all(token_set(head) & _NUMBER_HEADS for head in heads)
+    return not (numbered and not any(re.search(r"\d", text) for text in [value, *statements, *directives]))

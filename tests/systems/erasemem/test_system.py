@@ -2206,3 +2206,15 @@ def test_where_i_live_is_the_sentence_that_writes_the_address_not_one_that_says_
     units = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Quay Lane" not in units
     assert "The sofa is for home." in units and "Home delivery is Thursday evening" in units
+
+
+def test_a_second_thing_a_person_does_keeps_its_first_when_the_address_goes(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My granddaughter Isla is reading Law at the University of Leeds and lives in Flat 6, "
+                          "22 Hyde Terrace, which I gather is near the park."),
+        ("S2", 1, "user", "Her mother says I shouldn't have Isla's address stored. Please forget it."),
+    ])
+    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Hyde Terrace" not in units and "Flat 6" not in units
+    assert "reading Law at the University of Leeds" in units

@@ -726,7 +726,7 @@ _OFF_LIMITS = re.compile(
     r"|\b(?:cancel(?:led|ed)?|called\s+off)\s+(?P<cancelled>(?:the|my|our)\s+[^,;.!?]+?)(?=\s*[,;.!?]|\s+(?:so|and|because)\b)"
     # "The locksmith said I shouldn't keep the garage code on my phone. Can you get rid of it?"
     r"|\b(?:should(?:n't|n’t|nt|nae|\s+not|\s+never)|must(?:n't|n’t|\s+not|\s+never)|never\s+to)\s+(?:keep|have|store|save|"
-    r"hold\s+on\s+to|write\s+down|put)\s+(?P<shouldnt>(?:my|our|the|his|her|their|that|this)\s+[^,;.!?]+?)"
+    r"hold\s+on\s+to|write\s+down|put)\s+(?P<shouldnt>(?:my|our|the|his|her|their|that|this|(?-i:[A-Z][a-z]+)(?:'s|’s))\s+[^,;.!?]+?)"
     r"(?=\s+(?:anywhere|on|in|online|written|digital|at\s+all|saved|stored)\b|\s*[,;.!?]|\s*$)"
     # "Return flight's cancelled. … Delete it."; "the mammogram got called off"
     r"|^\W*(?P<called_off>(?:(?:the|my|our)\s+)?(?!(?:i|it|that|this|he|she|they|we|you|there|what|everything)\b)"

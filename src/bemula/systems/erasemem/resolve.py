@@ -247,7 +247,10 @@ _PART_BREAK = re.compile(
     r"she|he|i|it|they|we)\b)|,\s+(?=(?:our|my|his|her|their|the|a|an)\s+[\w-]+\s+(?:of|at|for|in)\b|is\s|are\s|was\s|"
     r"[a-z]+\s+(?:\d|€|£|\$)|two\s|three\s|four\s|five\s|\d|[$€£])"
     # "the launch has been moved to 18 March | and the budget is now capped at €240,000"
-    r"|\s+and\s+(?=the\s+(?:[\w-]+\s+){1,2}(?:is|are|was|were|has|have)\s)",
+    r"|\s+and\s+(?=the\s+(?:[\w-]+\s+){1,2}(?:is|are|was|were|has|have)\s)"
+    # "He is reading Marine Biology at Aberdeen | and lives in Flat 3, 41 Crown Street": a
+    # second thing the same person does
+    r"|\s+and\s+(?=(?:lives|works|stays|studies|banks|teaches|lodges|rents)\s+(?:in|at|on|with|for|near)\b)",
     re.I,
 )
 #: a short label before a colon that opens a unit: "Hall: …", "Wifi password: …" (not a
@@ -298,7 +301,11 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     # the number is C7HJ4R2K9"
     drop: list[int] = []
     for phrase in targets:
-        for i in _parts_meant(store, parts, _phrase_tokens(phrase), {h for h in [head_of(phrase)] if h}):
+        # (whose it is says which unit, not which part: "Isla's address" is the part with the
+        # address, not the one that names Isla)
+        whose = {t for m in _POSSESSOR_WORD.finditer(phrase) for t in tokenize(m.group(1))}
+        meant = [t for t in _phrase_tokens(phrase) if t not in whose] or _phrase_tokens(phrase)
+        for i in _parts_meant(store, parts, meant, {h for h in [head_of(phrase)] if h}):
             if i not in drop:
                 drop.append(i)
     if not drop:
@@ -323,7 +330,11 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     for i in range(1, len(parts)):
         tail = parts[i].strip(" ,;:.")
         if i not in drop and i - 1 in drop and (_BARE_VALUE.fullmatch(tail) or (
-                re.search(r"\d", tail) and len(tail.split()) <= 8 and not _CLAUSE_WORD.search(tail))):
+                re.search(r"\d", tail) and len(tail.split()) <= 8 and not _CLAUSE_WORD.search(tail))
+                # "… lives in Flat 3, | 41 Crown Street, which is a short walk from the harbour": the
+                # address goes on
+                or re.match(r"\d+[a-z]?\s+(?-i:[A-Z])[\w'’-]+\s+(?:street|st|road|rd|avenue|ave|lane|drive|close|way|place|"
+                            r"crescent|terrace|court|gardens|grove|park|square|row|hill|mews)\b", tail, re.I)):
             drop.append(i)
     kept = [p for i, p in enumerate(parts) if i not in drop]
     kept_words = set(tokenize(" ".join(kept))) - set(tokens) - GENERIC
@@ -355,12 +366,20 @@ def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads:
     # "how much the pension is": the part that writes the sum ("…, $3,412 after taxes")
     wants_amount = bool(set(tokens) & _AMOUNT_WORDS)
     coded = sum(1 for part in parts if code_keys(part)) if wants_code else 0
+    groups = attribute_synonyms()
+    # (a word memory never says weighs as much as the group word it does say, as in matching)
+    said_instead = {t: sorted(groups[t] - {t}) for t in weights if not weights[t] and t in groups}
+    if said_instead:
+        alt_weights = phrase_weights(store, list(dict.fromkeys([*weights, *(a for alts in said_instead.values() for a in alts)])))
+        for t, alts in said_instead.items():
+            weights[t] = max(alt_weights.get(a, 0.0) for a in alts)
     scored = []
     for i, part in enumerate(parts):
         own = set(tokenize(part))
         if _NEGATION.search(part):
             own |= {"un" + t for t in own}  # "not available" says "unavailable"
-        cover = sum(w for t, w in weights.items() if t in own)
+        # (a word of the request's group counts for it: "lives in Flat 3" says the address)
+        cover = sum(w for t, w in weights.items() if t in own or not groups.get(t, frozenset()).isdisjoint(own))
         # (the one part that writes a code is the number meant even when its words are others:
         # "his cell is 614-555-0187" for "Darnell's phone number")
         writes_code = (wants_code and bool(code_keys(part)) and (cover > 0 or coded == 1)) or (

@@ -1793,3 +1793,11 @@ def test_a_lower_case_possessive_of_a_thing_memory_holds_is_a_request() -> None:
 def test_a_change_replaces_a_number_only_with_a_number(text: str, kind: ForgetKind) -> None:
     intent = parse_forget_request(text, known=lambda phrase: True)
     assert intent is not None and intent.kind == kind, intent
+
+
+def test_a_clause_after_a_comma_says_why_it_is_no_second_item() -> None:
+    intent = parse_forget_request("can u not keep that pin i gave u for the bike lock, my sister goes thru my phone",
+                                  known=lambda phrase: True)
+    assert intent is not None and intent.kind == ForgetKind.FACT and len(intent.targets) == 1, intent
+    listed = parse_forget_request("delete my address, my phone number and my email", known=lambda phrase: True)
+    assert listed is not None and listed.kind == ForgetKind.FACTS and len(listed.targets) == 3, listed

@@ -626,6 +626,10 @@ def _split_list(target: str) -> list[str]:
         return [raw[0], *(f"{owner.group(1)} {p}" for p in raw[1:])]
     raw_parts = _joined_within_items(raw, [m.group(0) for m in _LIST_SPLIT.finditer(target)])
     parts = list(dict.fromkeys(raw_parts))
+    if len(parts) >= 2 and any(_SUBJECT_AND_VERB.match(p) for p in parts[1:]):
+        # "that email i gave you for the xbox, my brother goes thru my phone": the words after
+        # the comma say why, they are no second thing
+        return [target.split(",")[0].strip()] if "," in target else [target]
     if len(parts) == 2 and _APPOSITIVE_ONE.fullmatch(parts[1]) and not _APPOSITIVE_ONE.fullmatch(parts[0]):
         return [target]  # "that second account number I gave you, the savings one": one thing, said twice
     if len(parts) < 2:
@@ -645,6 +649,13 @@ def _split_list(target: str) -> list[str]:
 
 
 _APPOSITIVE_ONE = re.compile(r"(?:the|that)\s+(?:[\w'’-]+\s+){1,2}one", re.I)
+
+
+#: a clause, not a list item: a subject and a finite verb ("my brother goes thru my phone")
+_SUBJECT_AND_VERB = re.compile(
+    r"^(?:my|our|his|her|their|the|he|she|they|it|i)\s+(?:[\w'’-]+\s+)?(?:is|was|are|were|has|had|does|did|goes|reads|"
+    r"sees|checks|uses|knows|keeps|looks|will|can|could|would|might|should|lives|works|says|thinks|gets|got|went|"
+    r"wants|needs|finds)\b", re.I)
 
 
 def _joined_within_items(parts: list[str], separators: list[str]) -> list[str]:

@@ -1801,3 +1801,12 @@ def test_a_clause_after_a_comma_says_why_it_is_no_second_item() -> None:
     assert intent is not None and intent.kind == ForgetKind.FACT and len(intent.targets) == 1, intent
     listed = parse_forget_request("delete my address, my phone number and my email", known=lambda phrase: True)
     assert listed is not None and listed.kind == ForgetKind.FACTS and len(listed.targets) == 3, listed
+
+
+def test_an_affair_named_as_a_whole_is_all_of_it() -> None:
+    saga = parse_forget_request("honestly I'm done with this boiler saga. wipe all of it except the engineer's number, "
+                                "that's the only bit I need", known=lambda phrase: True)
+    assert saga is not None and saga.kind == ForgetKind.CATEGORY and "boiler" in saga.targets[0], saga
+    business = parse_forget_request("Could you clear out all this allotment business — the plots we lost just annoy me.",
+                                    known=lambda phrase: True)
+    assert business is not None and "allotment" in business.targets[0], business

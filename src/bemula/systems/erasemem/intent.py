@@ -257,6 +257,9 @@ def _find_directive(clause: str, known: Known | None = None, others: list[str] |
             r"everything|anything|whatever|the\s+fact|info|information|details?|notes?|conclusions?|"
             # "delete the thing about who she's dating": something told, whoever it is about
             r"(?:thing|bit|stuff|part)\s+(?:about|with)|"
+            # "clear out all this bidding business": an affair of the user's, named as one
+            r"(?:all\s+)?(?:this|that)\s+(?:whole\s+)?(?:[\w-]+\s+){0,2}(?:business|saga|drama|palaver|carry-on|rigmarole|"
+            r"malarkey|situation)|"
             # "Could you wipe that whole night?": what was said then
             r"(?:that|this|the)\s+(?:whole\s+|entire\s+)?(?:night|evening|conversation|convo|chat|session|exchange)\b|"
             r"assumptions?|inferences?|ideas?|impressions?|notions?|old\s+one|what\s+you\s+know|you\s+know|you\s+have|you've|"
@@ -788,7 +791,8 @@ _QUANTIFIED_AREA = re.compile(
     r"^(?:any|all|every\s+one)\s+(?:of\s+)?(?:the|my|our)\s+(?P<desc>[\w-]+(?:\s+[\w-]+)?)\s+"
     r"(?:details|info|information|views|opinions|data|records|history|matters|affairs|stuff|things|bits)\b", re.I)
 _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|this)?\s*(?P<desc>[\w-]+(?:\s+[\w-]+)?)\s+"
-                    r"(?:stuff|things|side(?:\s+of\s+things)?|business|situation|bits)\b", re.I)
+                    r"(?:stuff|things|side(?:\s+of\s+things)?|business|situation|bits|saga|drama|palaver|"
+                    r"carry-on|rigmarole|malarkey|mess|nonsense)\b", re.I)
 
 
 def _antecedent(clause: str) -> str | None:
@@ -1462,6 +1466,8 @@ _TOLD_RELATIVE = re.compile(r"\b(?:that\s+|which\s+)?i(?:'ve|’ve|\s+have)?\s+(
                             r"(?:\s+(?:you|u))?(?:\s+about)?\b", re.I)
 
 
+#: an affair named as a whole: "I'm so over this insurance saga. wipe all of it"
+_AFFAIR = re.compile(r"\b(?:saga|drama|palaver|carry-on|rigmarole|malarkey)\b", re.I)
 #: a thing named right after a pronoun to say which: "the amount i mean", "I mean the account number"
 _I_MEAN = re.compile(r"^\W*(?:(?P<x>(?:the|my|our|his|her)\s+[^.!?,]{1,40}?),?\s+i\s+mean|i\s+mean\s+"
                      r"(?P<y>(?:the|my|our|his|her)\s+[^.!?,]{1,40}?))\W*$", re.I)
@@ -1640,7 +1646,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             obj = "all that"
             target = clean_target(obj)
         category_like = _CATEGORY_OBJECT.match(re.sub(r"^(?:about\s+|of\s+)", "", obj.strip(), flags=re.I))
-        pronoun = not _names_something(target) or _MEMORY_PLACE.fullmatch(target.strip()) is not None or (
+        # ("all of it except the engineer's number": a pronoun, with what it keeps)
+        pronoun = not _names_something(before_exception(target)) or _MEMORY_PLACE.fullmatch(target.strip()) is not None or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
         )  # ("can you remove from memory?" points back like "remove it")
         if not pronoun and target.lower() in ("him", "her") and i > 0 and not _names_a_person(text):
@@ -1845,7 +1852,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 if source >= 0:
                     consumed.add(source)
                 before = ""
-                if category_like is not None or all_of is not None:
+                if category_like is not None or all_of is not None or (
+                        "," not in antecedent and _AFFAIR.search(antecedent) is not None):
+                    # ("I'm so over this insurance saga. wipe all of it": the whole affair)
                     obj = f"everything about {antecedent}"
                 else:
                     obj = antecedent

@@ -499,7 +499,9 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
             if m and not re.match(r"^(?:it|that|this|them|those|these|everything|anything|all)\b",
                                   m.group("x").strip(), re.I):
                 out.append(m.group("x").strip())
-    out = [re.split(r",\s*(?:keep|i\s+still|i\s+need)\b", x, flags=re.I)[0] for x in out]
+    # ("except the policy number, that's literally the only bit I'll need": a comment on it)
+    out = [re.split(r",\s*(?:keep|i\s+still|i\s+need|that's|that’s|that\s+is|it's|it’s|which)\b", x, flags=re.I)[0]
+           for x in out]
     # "you can keep the allergy tho bc that's actually useful": why is no part of what stays
     out = [re.split(r"\s+(?:tho|though|bc|because|cos|cause|since|as\s+i|so\s+that)\b", x, flags=re.I)[0] for x in out]
     # "Keep Gran's and the rest of the list": the rest is what the request did not name

@@ -2218,3 +2218,15 @@ def test_a_second_thing_a_person_does_keeps_its_first_when_the_address_goes(tmp_
     units = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "Hyde Terrace" not in units and "Flat 6" not in units
     assert "reading Law at the University of Leeds" in units
+
+
+def test_a_new_number_stands_where_the_old_statement_wrote_its_number(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "can u save my number for job forms, its 07700 900211"),
+        ("S2", 1, "user", "new sim, new number: 07700 900344"),
+        ("S3", 2, "user", "switched network again, new one is 07700 900875. pls forget the other two numbers, only this one now"),
+    ])
+    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "900211" not in units and "900344" not in units and "900875" in units
+    assert "save my number for job forms, its 07700 900875" in units  # the number, not the word "number", changed

@@ -2295,6 +2295,14 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
             if words and subject and not words & rare and not words & anchors:
                 verb = "are" if re.match(r"\s+are\b", text[m.end():], re.I) else "is"
                 return f"My {m.group(1)} {verb} {new_value}."
+    # a new number stands where the old statement wrote its number ("can u save my number for
+    # forms, its 07700 900146" -> "…, its 07700 900927"), not on the word "number"
+    if len(re.findall(r"\d", new_value)) >= 5:
+        spans = [(a, b) for a, b in code_spans(old_text, code_keys(old_text))
+                 if len(re.findall(r"\d", old_text[a:b])) >= 5]
+        if len(spans) == 1:
+            a, b = spans[0]
+            return old_text[:a] + new_value + old_text[b:]
     # only the named old value is replaced: the old statement's other rare words may be its
     # attribute ("my favourite *cuisine*"), which the restatement needs to be found; the
     # price is that an unnamed other form of the old value ("a flat white" beside "coffee")

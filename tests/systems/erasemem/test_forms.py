@@ -90,3 +90,25 @@ def test_an_amount_in_thousands_is_the_number_written_out() -> None:
     assert code_keys("salary's 45k") == {"45000"} and "1200000" in code_keys("a £1.2m flat")
     assert code_keys("a 5km run, 3 m of rope") == set()
     assert code_spans("I lent Joaquín €2.5k for his car", {"2500"}) == [(16, 20)]
+
+
+def test_the_order_a_memory_writes_dates_in_figures_comes_from_its_echoes_and_its_unambiguous_dates() -> None:
+    from bemula.systems.erasemem.forms import numeric_date_order
+
+    assert numeric_date_order(["dentist booked for 3/4 at 3:20", "Saved: dentist on 3 April at 15:20."]) == "dm"
+    assert numeric_date_order(["dentist booked for 3/4 at 3:20", "Saved: dentist on March 4 at 3:20pm."]) == "md"
+    assert numeric_date_order(["the lease ends 28/2", "and the deposit is back by 3/4"]) == "dm"
+    assert numeric_date_order(["the lease ends 2/28", "and the deposit is back by 3/4"]) == "md"
+    assert numeric_date_order(["back on 4/4", "see you then"]) is None
+
+
+def test_an_ambiguous_date_in_figures_reads_one_way_only_when_the_order_is_known() -> None:
+    from bemula.systems.erasemem.forms import DATE_ORDER, date_keys
+
+    assert date_keys("working 4/3") == {"date:0403", "date:0304"}
+    token = DATE_ORDER.set("dm")
+    try:
+        assert date_keys("working 4/3") == {"date:0304"}
+        assert date_keys("working 23/4") == {"date:0423"}
+    finally:
+        DATE_ORDER.reset(token)

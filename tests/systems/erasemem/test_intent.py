@@ -1810,3 +1810,12 @@ def test_an_affair_named_as_a_whole_is_all_of_it() -> None:
     business = parse_forget_request("Could you clear out all this allotment business — the plots we lost just annoy me.",
                                     known=lambda phrase: True)
     assert business is not None and "allotment" in business.targets[0], business
+
+
+def test_a_spanish_or_portuguese_removal_verb_in_an_english_message_is_a_request() -> None:
+    from bemula.systems.erasemem.intent import canonical_request_text
+
+    text = "the scan I'll sort myself, I prefer it's not stored. Please apaga it, the clinic, the date, everything."
+    assert parse_forget_request(text, known=lambda phrase: True) is not None, text
+    assert "delete all of it" in canonical_request_text("I don't want that in your memory. bórralo todo.")
+    assert canonical_request_text("the borrowed car is fine") == "the borrowed car is fine"

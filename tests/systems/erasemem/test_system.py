@@ -2230,3 +2230,16 @@ def test_a_new_number_stands_where_the_old_statement_wrote_its_number(tmp_path: 
     units = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "900211" not in units and "900344" not in units and "900875" in units
     assert "save my number for job forms, its 07700 900875" in units  # the number, not the word "number", changed
+
+
+def test_a_day_first_memory_keeps_the_other_reading_of_a_removed_date(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "optician booked for 5/6 at 10:40 pls remind me"),
+        ("S1", 0, "assistant", "Saved: optician on 5 June at 10:40."),
+        ("S2", 1, "user", "also swapped shifts so now im working 6/5 instead of the 12th"),
+        ("S2", 1, "assistant", "Noted: you're working on 6 May instead of the 12th."),
+        ("S3", 2, "user", "they cancelled the optician so pls forget it, the 5th of june thing, all of it"),
+    ])
+    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    assert "5/6" not in dumped and "working 6/5 instead of the 12th" in dumped

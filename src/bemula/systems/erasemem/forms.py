@@ -21,6 +21,7 @@ or slashes; or a run of number words) whose key is one of the given keys.
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from functools import lru_cache
 
 _UNITS = {
@@ -165,15 +166,52 @@ _DATE = re.compile(
 DATE_KEY = "date:"
 
 
+#: how the memory a request is resolved in writes a date in figures: "dm" (3/4 is 3 April),
+#: "md" (3/4 is March 4) or ``None`` (no sign either way: both). Set by the system around a
+#: request (``numeric_date_order``) so that "forget the 3rd of April thing" leaves "working
+#: 4/3" in a memory that writes day first.
+DATE_ORDER: ContextVar[str | None] = ContextVar("erasemem_date_order", default=None)
+
+
 def _date_match_keys(m: re.Match[str]) -> frozenset[str]:
     if m.group("a"):
         a, b = int(m.group("a")), int(m.group("b"))
-        # "4/23" is April 23 and "23/4" the same day; "4/11" may be either
-        pairs = [(a, b), (b, a)] if a <= 12 and b <= 12 else [(a, b)] if a <= 12 else [(b, a)]
+        # "4/23" is April 23 and "23/4" the same day; "4/11" may be either, unless the memory
+        # says which way round it writes them
+        order = DATE_ORDER.get()
+        both = [(b, a)] if order == "dm" else [(a, b)] if order == "md" else [(a, b), (b, a)]
+        pairs = both if a <= 12 and b <= 12 else [(a, b)] if a <= 12 else [(b, a)]
     else:
         month = _MONTH_NUMBERS[(m.group("m1") or m.group("m2"))[:3].lower()]
         pairs = [(month, int(m.group("d1") or m.group("d2")))]
     return frozenset(f"{DATE_KEY}{mo:02d}{day:02d}" for mo, day in pairs if 1 <= mo <= 12 and 1 <= day <= 31)
+
+
+def numeric_date_order(texts: list[str]) -> str | None:
+    """Which way round ``texts`` (a memory's turns, in order) write a day and a month in
+    figures: "dm", "md" or ``None``. Evidence: a date that can only be read one way ("23/4"),
+    and a date in figures said again in words in its own turn or the next ("3/4 at 3:20" …
+    "Saved: 3 April at 15:20")."""
+    day_first = month_first = 0
+    for i, text in enumerate(texts):
+        if "/" not in text:
+            continue
+        for m in _DATE.finditer(text):
+            if not m.group("a"):
+                continue
+            a, b = int(m.group("a")), int(m.group("b"))
+            if a > 12 >= b:
+                day_first += 1
+            elif b > 12 >= a:
+                month_first += 1
+            elif a != b:
+                for w in _DATE.finditer(" ".join(texts[i:i + 2])):
+                    if w.group("a"):
+                        continue
+                    said = (_MONTH_NUMBERS[(w.group("m1") or w.group("m2"))[:3].lower()], int(w.group("d1") or w.group("d2")))
+                    day_first += said == (b, a)
+                    month_first += said == (a, b)
+    return "dm" if day_first > month_first else "md" if month_first > day_first else None
 
 
 def date_spans(text: str) -> list[tuple[int, str]]:

@@ -1152,6 +1152,12 @@ _TEXTING: list[_Rewrite] = [
      ("wag mo", "huwag mo")),
     (r"\b(?:yung|ung|iyong)\s+sinabi\s+ko\s+(?:po\s+)?(?:sa(?:yo|iyo)|sa\s+iyo)\b", "what i told you", ("sinabi ko",)),
     (r"\b(?:yung|ung)\s+lumang\b", "the old", ("lumang",)), (r"\bsa\s+notes\s+mo\b", "from your notes", ("notes mo",)),
+    # Spanish and Portuguese asks in English messages: "Please apaga it — the exam, the lab",
+    # "bórralo todo", "olvídalo porfa"
+    (r"\b(?:apaga|apague|apagar|borra|borrar|elimina|eliminar|esquece|esqueça|esqueca|olvida|olvidar)\b(?:\s+(?:it|that))?"
+     r"|\b(?:b[oó]rra|elim[ií]na|olv[ií]da|ap[aá]ga)(?:lo|la|los|las)\b", "delete it",
+     ("apag", "borr", "bórr", "elimin", "elimín", "esque", "olvid", "olvíd")),
+    (r"\bdelete\s+it\s+tod[oa]s?\b", "delete all of it", ("tod",)),
     # everyday misspellings around a request: "Delet evrything about my dad", "waht i said erlier"
     # (needles are the misspellings themselves, so the many turns that spell the word right skip these)
     (r"\bdelet\b", "delete", ("delet ", "delet.")),

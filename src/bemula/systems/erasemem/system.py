@@ -35,7 +35,7 @@ from bemula.systems.base import (
     TurnEvent,
     register,
 )
-from bemula.systems.erasemem.forms import code_spans, redact_spans
+from bemula.systems.erasemem.forms import DATE_ORDER, code_spans, numeric_date_order, redact_spans
 from bemula.systems.erasemem.intent import ForgetIntent, ForgetKind, may_be_request, parse_forget_request
 from bemula.systems.erasemem.owners import SELF, about_someone_else, names_someone_elses, owners_of
 from bemula.systems.erasemem.resolve import GENERIC, PERSON_ALONE, Resolution, is_confirmation_sentence, resolve
@@ -305,9 +305,15 @@ class EraseMem(MemorySystem):
         self._requests += 1
         request_no = self._requests
         raw = self.store.add_turn("user", turn.session_id, turn.timestamp, FORGET_REQUEST_PLACEHOLDER)
-        resolution = resolve(intent, self.store, turn.timestamp, turn.session_id, raw.id, semantic=self._semantic)
-        resolution.method = self._read_by
-        receipt = self._apply(resolution, intent, request_no, turn, raw.id)
+        # ("forget the 3rd of April thing" in a memory that writes "3/4" for it and "4/3" for
+        # 4 March: its dates in figures are read the way it writes them)
+        order = DATE_ORDER.set(numeric_date_order([t.text for t in self.store.turns.values()]))
+        try:
+            resolution = resolve(intent, self.store, turn.timestamp, turn.session_id, raw.id, semantic=self._semantic)
+            resolution.method = self._read_by
+            receipt = self._apply(resolution, intent, request_no, turn, raw.id)
+        finally:
+            DATE_ORDER.reset(order)
         self.receipts.append(receipt)
 
     def _apply(

@@ -2243,3 +2243,15 @@ def test_a_day_first_memory_keeps_the_other_reading_of_a_removed_date(tmp_path: 
     ])
     dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
     assert "5/6" not in dumped and "working 6/5 instead of the 12th" in dumped
+
+
+def test_what_medication_someone_is_on_is_the_drug_memory_names(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My mum Irene's been put on atorvastatin since the scare in May, and her cardiologist is "
+                          "Dr Osei at St James's."),
+        ("S2", 1, "user", "She'd be mortified I'd told anyone about her pills. Can you forget what medication she's on? "
+                          "Keep the rest."),
+    ])
+    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "atorvastatin" not in units and "Dr Osei at St James's" in units

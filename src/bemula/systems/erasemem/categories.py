@@ -188,7 +188,7 @@ _LEXICON: dict[str, tuple[str, str]] = {
 
 
 #: drug-name endings: a medication the lexicon has never seen is still about health
-_DRUG_SUFFIX = re.compile(
+DRUG_SUFFIX = re.compile(
     r"^[a-z]{3,}(?:formin|cillin|mycin|cycline|pril|sartan|olol|statin|azole|prazole|oxetine|"
     r"pam|profen|triptan|dronate|parin|floxacin|vir|mab|tidine|gliptin|lukast|azepam|sone|"
     r"olone|afil|caine|dipine|clone|grel|osin|traline|zodone|zolam|prazole|setron|lamide)$"
@@ -278,7 +278,7 @@ def unit_categories(text: str, tokens: frozenset[str] | set[str] | None = None) 
             found.update(cats)
     if "health" in found and _NOT_HEALTH.search(text) and not (tokens - {"health"}) & _health_signals():
         found.discard("health")  # "it comes with health insurance and a pension": a job's benefit
-    if any(_DRUG_SUFFIX.match(t) for t in tokens):
+    if any(DRUG_SUFFIX.match(t) for t in tokens):
         found.add("health")
     has_digit = _HAS_DIGIT.search(text) is not None
     for category, pattern, screen in _PHRASE_SIGNALS:

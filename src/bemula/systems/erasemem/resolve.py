@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 
 from bemula.systems.erasemem.categories import (
+    DRUG_SUFFIX,
     attribute_synonyms,
     categories_in,
     category_signal_words,
@@ -369,6 +370,7 @@ def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads:
     groups = attribute_synonyms()
     # (a word memory never says weighs as much as the group word it does say, as in matching)
     said_instead = {t: sorted(groups[t] - {t}) for t in weights if not weights[t] and t in groups}
+    said_instead.update({t: sorted(_drug_names(store)) for t in weights if not weights[t] and t in _MEDICATION_WORDS})
     if said_instead:
         alt_weights = phrase_weights(store, list(dict.fromkeys([*weights, *(a for alts in said_instead.values() for a in alts)])))
         for t, alts in said_instead.items():
@@ -379,7 +381,8 @@ def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads:
         if _NEGATION.search(part):
             own |= {"un" + t for t in own}  # "not available" says "unavailable"
         # (a word of the request's group counts for it: "lives in Flat 3" says the address)
-        cover = sum(w for t, w in weights.items() if t in own or not groups.get(t, frozenset()).isdisjoint(own))
+        cover = sum(w for t, w in weights.items() if t in own or not groups.get(t, frozenset()).isdisjoint(own)
+                    or (t in _MEDICATION_WORDS and any(DRUG_SUFFIX.match(o) for o in own)))
         # (the one part that writes a code is the number meant even when its words are others:
         # "his cell is 614-555-0187" for "Darnell's phone number")
         writes_code = (wants_code and bool(code_keys(part)) and (cover > 0 or coded == 1)) or (
@@ -626,6 +629,15 @@ _POSSESSOR_WORD = re.compile(r"\b(?!(?:it|that|what|there|here|who|he|she|let|wh
                              re.I)
 
 
+#: words for a medicine in general, which memory says by the drug's own name
+_MEDICATION_WORDS = frozenset(tokenize("medication medications medicine medicines meds tablet tablets pill pills drug drugs"))
+
+
+def _drug_names(store: MemoryStore) -> frozenset[str]:
+    """The words memory says that are drug names by their ending ("bisoprolol", "sertraline")."""
+    return frozenset(t for t in store.doc_freq if DRUG_SUFFIX.match(t))
+
+
 def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = None, every: bool = False,
                  valued: bool = False) -> list[Unit]:
     """Units that state what ``phrase`` names: best BM25 over the whole index, with coverage.
@@ -642,6 +654,10 @@ def match_phrase(store: MemoryStore, phrase: str, exclude_turn: str | None = Non
         return []
     groups = attribute_synonyms()
     alternatives = {t: groups[t] - {t} for t in tokens if t in groups and groups[t] - {t}}
+    for t in tokens:
+        if t in _MEDICATION_WORDS and not _df(store, t) and (drugs := _drug_names(store)):
+            # "what medication he's on": the drug memory names ("put on bisoprolol")
+            alternatives[t] = alternatives.get(t, frozenset()) | drugs
     # a word memory never says ("teeth") is looked for as its group at once: otherwise the
     # phrase's other words ("looks after") alone would pick a unit
     unsaid = {t: alts for t, alts in alternatives.items() if not _df(store, t)}

@@ -2255,3 +2255,12 @@ def test_what_medication_someone_is_on_is_the_drug_memory_names(tmp_path: Path) 
     ])
     units = " ".join(r.text for r in system.dump() if r.store == "units")
     assert "atorvastatin" not in units and "Dr Osei at St James's" in units
+
+
+def test_only_a_new_value_that_is_a_number_takes_the_old_numbers_place() -> None:
+    from bemula.systems.erasemem.resolve import rewrite_with
+
+    old = "I booked the Kimpton downtown, confirmation 55120934."
+    assert rewrite_with(old, [], {"kimpton"}, {"kimpton"}, "66104825") == "I booked the Kimpton downtown, confirmation 66104825."
+    restated = rewrite_with(old, [], {"kimpton"}, {"kimpton"}, "the Marriott, confirmation 66104825")
+    assert "confirmation the Marriott" not in restated and "Kimpton" not in restated, restated

@@ -2313,7 +2313,7 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
                 return f"My {m.group(1)} {verb} {new_value}."
     # a new number stands where the old statement wrote its number ("can u save my number for
     # forms, its 07700 900146" -> "…, its 07700 900927"), not on the word "number"
-    if len(re.findall(r"\d", new_value)) >= 5:
+    if len(re.findall(r"\d", new_value)) >= 5 and re.fullmatch(r"[\d\s+()./-]+", new_value.strip()):
         spans = [(a, b) for a, b in code_spans(old_text, code_keys(old_text))
                  if len(re.findall(r"\d", old_text[a:b])) >= 5]
         if len(spans) == 1:

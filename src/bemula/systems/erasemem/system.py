@@ -86,7 +86,7 @@ def _same_owner(question_owners: set[str], stone_owners: frozenset[str], questio
 _NAME_CLASS_WORDS = frozenset(tokenize(
     """dental dentist dentistry surgery clinic clinics hospital hospitals practice medical health centre center
     pharmacy chemist road street avenue lane drive close crescent way place square gardens terrace park grove
-    court row hill court mews bank credit union building society insurance school academy college university
+    court row hill mews bank credit union building society insurance school academy college university
     nursery primary secondary high library church chapel club hotel station airport terminal house hall
     group services ltd limited inc llc company partners associates solicitors vets veterinary"""))
 

@@ -51,6 +51,11 @@ def ask(system: EraseMem, question: str) -> str:
     return PROBE.answer(question, system.retrieve(question)).text
 
 
+def stored(system: EraseMem, *stores: str) -> str:
+    """Every record of ``stores`` (all of them when none is named), as one text."""
+    return " ".join(r.text for r in system.dump() if not stores or r.store in stores)
+
+
 def residue(system: EraseMem, *words: str) -> list[str]:
     """Stores holding one of ``words`` as a whole word ("0147" inside a longer code is not
     the value)."""
@@ -293,7 +298,7 @@ def test_a_value_written_in_another_script_is_purged_and_its_neighbours_stay(tmp
         ("S2", 2, "user", "My grandmother's village is Ногинск, east of the city."),
         ("S3", 3, "user", "Please forget who my advisor is."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "김민준" not in dumped and "Ногинск" in dumped and "Priya" in dumped
     assert ask(system, "Who is my advisor?") == NOT_AVAILABLE
 
@@ -306,7 +311,7 @@ def test_other_spellings_of_a_removed_code_go_and_the_near_miss_stays(tmp_path: 
         ("S2", 2, "user", "Jonas's frequent flyer number is SV-6613-205."),
         ("S3", 3, "user", "I'm closing that account, so please forget SV5520781."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "5520" not in dumped and "SV-6613-205" in dumped
     assert ask(system, "What's my frequent flyer number?") == NOT_AVAILABLE
     assert "SV-6613-205" in ask(system, "What's Jonas's frequent flyer number?")
@@ -453,7 +458,7 @@ def test_an_update_that_sets_the_old_value_against_the_new_one_removes_that_valu
         ("S1", 0, "user", "My sister's wedding is on Saturday June 6."),
         ("S2", 5, "user", "The practice rang again: it's March 10 now, not March 3, same time. Please scrap the old date."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "March 3" not in dumped and "March 10" in dumped
     assert "June 6" in dumped and "Elm Street" in dumped  # only the old value's words went
 
@@ -466,7 +471,7 @@ def test_an_updated_code_finds_the_old_code_of_the_same_shape(tmp_path: Path) ->
         ("S1", 0, "user", "My gym locker is number 218 and my PIN for it is 9035."),
         ("S2", 3, "user", "We've had the keysafe code changed. It's 2093 now. Scrap the old one completely."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "4471" not in dumped and "2093" in dumped
     assert "9035" in dumped  # another code, of another thing
     assert "back door" in dumped  # where the keysafe is was not replaced: only the code was
@@ -484,7 +489,7 @@ def test_the_old_one_is_the_earlier_name_beside_the_attributes_words(tmp_path: P
         ("S2", 4, "user", "Things moved on and which bank I use ended up being Fenwick Savings Bank. "
                           "Whatever you had before is out of date, so do not use it."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "Harbourline" not in dumped and "Fenwick Savings Bank" in dumped
     assert "Corvin Mutual" in dumped  # a name beside "banks", but not the attribute's sentence-mate
     assert "bank holiday" in dumped and "Leeds" in dumped  # the attribute's word stays elsewhere
@@ -499,7 +504,7 @@ def test_the_old_one_stays_when_two_earlier_names_fit_equally(tmp_path: Path) ->
         ("S1", 0, "user", "My podcast at the gym is Darknet Diaries."),
         ("S2", 2, "user", "My podcast switched to Reply All, so forget the old one."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Radiolab" in dumped and "Darknet Diaries" in dumped
 
 
@@ -510,7 +515,7 @@ def test_an_update_of_weekdays_replaces_the_earlier_weekdays(tmp_path: Path) -> 
         ("S1", 0, "user", "Choir practice is on Sunday evenings."),
         ("S2", 6, "user", "The days I lift changed to Tuesdays and Fridays, so please forget the old ones."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "Mondays and Thursdays" not in dumped and "Tuesdays and Fridays" in dumped
     assert "Sunday evenings" in dumped
 
@@ -532,7 +537,7 @@ def test_what_i_just_told_you_is_the_last_user_turn(tmp_path: Path, request_text
         ("S1", 0, "assistant", "Clay can fork carrots; Dr Vey sounds like a good support."),
         ("S1", 0, "user", request_text),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "Anselm" not in dumped and "Vey" not in dumped
     assert "Gorse Hill" in dumped and "carrots" in dumped
 
@@ -550,7 +555,7 @@ def test_a_unit_with_only_the_head_noun_is_a_neighbour_not_the_target(tmp_path: 
         ("S1", 0, "user", "My cat sleeps on the radiator all day."),
         ("S2", 1, "user", "Please forget the number from my passport."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "STR-26/09183" in dumped
 
 
@@ -564,7 +569,7 @@ def test_a_category_requests_exception_does_not_add_its_own_category(tmp_path: P
         ("S1", 0, "user", "I work night shifts at the sorting office on Dale Road."),
         ("S2", 2, "user", "Wipe anything about my relatives, apart from my father's occupation."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Perpetua" not in dumped
     assert "Dale Road" in dumped  # the user's own job is no relative's
 
@@ -579,7 +584,7 @@ def test_a_category_exception_keeps_the_same_word_in_another_form(tmp_path: Path
         ("S1", 0, "user", "Tangent: Julia had a bad migraine today."),
         ("S2", 2, "user", "Please don't keep any of the health stuff. The one exception is the allergy."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "sertraline" not in dumped
     assert "crustaceans" in dumped
     assert "Julia had a bad migraine" in dumped
@@ -595,7 +600,7 @@ def test_a_time_of_day_is_not_a_break_between_two_facts(tmp_path: Path) -> None:
         ("S1", 0, "user", "My GP surgery is on Carver Street, by the library."),
         ("S2", 3, "user", "Please forget my dentist appointment."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "April 2" not in dumped
     assert "Carver Street" in dumped
 
@@ -608,7 +613,7 @@ def test_a_conversation_named_by_its_topic_is_forgotten_whole(tmp_path: Path) ->
         ("S2", 3, "user", "My landlord Mr Achebe is raising the rent in May."),
         ("S3", 5, "user", "Please delete our conversation about planning the allotment beds."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Dorota" not in dumped and "potatoes" not in dumped
     assert "Achebe" in dumped
 
@@ -1096,7 +1101,7 @@ def test_a_trim_removes_the_part_stating_the_value_not_the_one_naming_the_subjec
         ("S2", 1, "user", "Please forget the Wren budget figure, it's confidential."),
     ])
     assert residue(system, "90,000") == []
-    assert "Project Wren" in " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Project Wren" in stored(system, "units")
 
 
 def test_the_details_of_a_thing_are_every_statement_about_it(tmp_path: Path) -> None:
@@ -1109,7 +1114,7 @@ def test_the_details_of_a_thing_are_every_statement_about_it(tmp_path: Path) -> 
         ("S2", 1, "user", "Please purge the Marlowe details entirely."),
     ])
     assert residue(system, "55102938", "Marlowe") == []
-    assert "Quay Savings" in " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Quay Savings" in stored(system, "units")
 
 
 def test_a_request_described_in_common_words_is_read_when_memory_holds_them(tmp_path: Path) -> None:
@@ -1123,7 +1128,7 @@ def test_a_request_described_in_common_words_is_read_when_memory_holds_them(tmp_
                           "Can you forget what he takes?"),
     ])
     assert residue(system, "Felimazole") == []
-    assert "Barros" in " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Barros" in stored(system, "units")
 
 
 def test_forget_her_means_the_person_named_before_the_request() -> None:
@@ -1143,7 +1148,7 @@ def test_two_peoples_emails_in_one_sentence_part_at_the_second_name(tmp_path: Pa
         ("S2", 1, "user", "Please forget Orla's email."),
     ])
     assert residue(system, "orla.byrne@kestrelmail.ie", "kestrelmail") == []
-    assert "cian.walsh@harbourpost.ie" in " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "cian.walsh@harbourpost.ie" in stored(system, "units")
 
 
 def test_forgetting_a_negated_fact_keeps_the_affirmed_one_beside_it(tmp_path: Path) -> None:
@@ -1212,7 +1217,7 @@ def test_a_texted_part_holding_the_thing_the_request_names_is_trimmed_not_the_wh
         ("S2", 1, "user", "actually scrap the cytopoint thing, vet took him off it and i dont want it floating around"),
     ])
     assert residue(system, "cytopoint") == []
-    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    units = stored(system, "units")
     assert "spaniel" in units and "Northgate Vets" in units and "pickle" in units
 
 
@@ -1244,7 +1249,7 @@ def test_a_value_said_again_word_for_word_goes_as_one_span_and_its_words_stay_el
         ("S3", 2, "user", "Could you drop how I choose seats on flights?"),
     ])
     assert residue(system, "aisle") == []
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "An hour a week is what I can afford." in dumped  # the other sentence of its turn
     assert "The bakery near the station sells rye bread." in dumped
     assert "I sit at the front in yoga class." in dumped
@@ -1263,7 +1268,7 @@ def test_forgetting_a_number_blanks_the_number_not_whose_it_was(tmp_path: Path) 
         ("S2", 1, "user", "Mum's getting rid of her landline so you can bin that number."),
     ])
     assert residue(system, "0733") == []
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Mum's getting rid of her landline" in dumped
     assert "0161 496 0218" in ask(system, "What's the phone number for Fallowfield Dental?")
 
@@ -1291,7 +1296,7 @@ def test_an_attribute_two_statements_share_is_not_a_restated_value(tmp_path: Pat
         ("S2", 1, "user", "I'm closing the KLM account, so please forget KL 4471 0921."),
     ])
     assert residue(system, "4471") == []
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "My frequent flyer number with British Airways is BA 9981 2270." in dumped
 
 
@@ -1309,7 +1314,7 @@ def test_a_category_request_takes_what_the_user_told_not_the_questions_that_shar
         ("S2", 1, "user", "Viewing two flats this weekend, I'll report back."),
         ("S3", 2, "user", "Please forget everything about my job."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "structural engineer" not in dumped and "Brightwater" not in dumped
     assert "six direct reports" not in dumped
     assert "The stack-and-sand trick worked on my shelf." in dumped
@@ -1342,7 +1347,7 @@ def test_a_question_to_the_assistant_is_no_fact_a_request_can_mean(tmp_path: Pat
         ("S2", 1, "user", "The soup went cold. Could you warm it up a little?"),
         ("S3", 2, "user", "Please forget the nickname from when I was little."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Could you warm it up a little?" in dumped
 
 
@@ -1374,7 +1379,7 @@ def test_an_update_finds_the_old_value_in_a_sentence_of_the_attributes_life_area
         ("S2", 2, "user", "My vehicle is now a Toyota Yaris hybrid, so forget the old one."),
     ])
     assert residue(system, "Skoda") == []
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "I bought a Dyson V15 last week." in dumped
 
 
@@ -1391,7 +1396,7 @@ def test_forgetting_a_person_by_nickname_takes_the_full_name_with_accents_and_ke
     ])
     assert residue(system, "Zsófia", "Németh", "zsofia", "Zsofi") == []
     assert "g.pike@northmoor.ac.uk" in ask(system, "What's Graham's email?")
-    assert "Graham Pike" in " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "Graham Pike" in stored(system, "units")
 
 
 def test_a_cholesterol_reading_is_found_as_the_ldl_the_user_wrote(tmp_path: Path) -> None:
@@ -1402,7 +1407,7 @@ def test_a_cholesterol_reading_is_found_as_the_ldl_the_user_wrote(tmp_path: Path
         ("S1", 0, "user", "My yearly screening results came back. BP 131/84. LDL 5.1. The GP wants a recheck."),
         ("S2", 1, "user", "That cholesterol number from the screening: please don't keep it."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "LDL 5.1" not in dumped
     assert "BP 131/84." in dumped and "My yearly screening results came back." in dumped
 
@@ -1419,7 +1424,7 @@ def test_a_person_wiped_by_pronoun_goes_with_the_name_they_go_by(tmp_path: Path)
         ("S2", 1, "user", "I don't want Rory in here any more, or his real name. wipe him"),
     ])
     assert residue(system, "Roderick", "Vance", "Rory", "rory") == []
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Margaret Osei (Maggie to everyone)" in dumped
 
 
@@ -1449,7 +1454,7 @@ def test_the_cancelled_one_is_what_the_change_left_behind(tmp_path: Path) -> Non
         ("S3", 2, "user", "Please forget the cancelled flight so I don't mix the two up."),
     ])
     assert residue(system, "KL1520", "06:50") == []
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "rebooked me on KL1524, still on 9 June, departing 12:05." in dumped
     assert "Ingrid Dahl" in dumped
 
@@ -1519,7 +1524,7 @@ def test_a_shared_area_code_does_not_make_another_number_a_restatement(tmp_path:
         ("S2", 1, "user", "She has moved away, so please delete Mr Hale's details."),
     ])
     assert residue(system, "0874") == []
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "0117 496 0231" in dumped
 
 
@@ -1549,7 +1554,7 @@ def test_a_capital_after_a_typed_filler_is_no_name_to_replace(tmp_path: Path) ->
         ("S2", 1, "user", "My car is now a Renault Clio, so forget the old one."),
     ])
     assert residue(system, "Skoda") == []
-    assert "old bike" in " ".join(r.text for r in system.dump() if r.store == "units")
+    assert "old bike" in stored(system, "units")
 
 
 def test_forgetting_relatives_takes_their_names_however_often_they_were_said(tmp_path: Path) -> None:
@@ -1580,7 +1585,7 @@ def test_an_update_does_not_take_another_attribute_of_the_same_life_area_for_the
         ("S1", 0, "user", "My games console is the Steam Deck, mostly for indie games."),
         ("S2", 1, "user", "Could you swap which podcast I like over to Reply All? Delete the earlier one."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Steam Deck" in dumped
     assert "console is Reply All" not in dumped
 
@@ -1961,7 +1966,7 @@ def test_the_number_given_for_something_is_the_one_written_after_its_topic(tmp_p
         ("S2", 1, "user", "The storage unit is at Northgate Self Storage, behind the garden centre."),
         ("S3", 2, "user", "The number I gave you for the storage unit, please forget it."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "1,340" not in dumped and "Northgate Self Storage" in dumped
 
 
@@ -1975,7 +1980,7 @@ def test_a_removed_number_takes_none_of_the_prefix_a_kept_one_shares(tmp_path: P
         ("S2", 2, "assistant", "Easy to mix up: yours ends in 55418, Tomasz's in 55490."),
         ("S3", 3, "user", "My own patient number, please forget it. Tomasz's number you can keep."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     # (its own last group goes where it is written alone; the groups both share stay)
     assert "55418" not in dumped and "Tomasz's in 55490" in dumped
     assert "KX-77-B.3120.55490" in dumped and "The clinic letter came." in dumped
@@ -1990,7 +1995,7 @@ def test_a_health_category_takes_the_specialist_and_the_biopsy_but_no_other_date
         ("S4", 3, "user", "I'm allergic to penicillin, for the record."),
         ("S5", 4, "user", "Please erase everything about my health. One exception: the penicillin allergy you must keep."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "Amsel" not in dumped and "7.2" not in dumped and "3 March" not in dumped
     assert "recital is on 9 March" in dumped and "allergic to penicillin" in dumped
 
@@ -2005,7 +2010,7 @@ def test_you_can_keep_x_tho_is_an_exception_and_a_question_first_in_its_sentence
         ("S3", 4, "user", "can u erase all my medical stuff? u can keep the allergy tho bc that's useful at urgent care."),
         ("S4", 5, "user", "What I pay Marco, please forget that too."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "sertraline" not in dumped and "allergic to amoxicillin" in dumped
     # (the question asks the assistant and states nothing: "what I pay Marco" is not it)
     assert "What should I pay a new guy with no experience?" in dumped
@@ -2017,7 +2022,7 @@ def test_an_update_whose_new_value_says_it_finds_the_old_date_by_the_sentence_be
         ("S1", 0, "user", "Big week coming: my sister's hen do is on 10 June, and the driving theory test is on 14 June."),
         ("S2", 1, "user", "I've pushed the theory test back. I'm now taking it on 2 July. Forget the old date."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "14 June" not in dumped and "hen do is on 10 June" in dumped and "2 July" in dumped
 
 
@@ -2034,7 +2039,7 @@ def test_last_saturday_reaches_the_conversation_typed_after_midnight(tmp_path: P
     ]
     for event in events:
         system.ingest(event)
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "Tomás" not in dumped and "14 dollars an hour" in dumped
 
 
@@ -2048,7 +2053,7 @@ def _night_sessions(system: EraseMem, request: str, when: datetime) -> str:
         TurnEvent("user", request, "S4", when),
     ]:
         system.ingest(event)
-    return " ".join(r.text for r in system.dump())
+    return stored(system)
 
 
 def test_a_window_named_in_one_sentence_of_several_is_the_one_meant(tmp_path: Path) -> None:
@@ -2082,7 +2087,7 @@ def test_that_night_at_3am_is_the_one_conversation_held_in_the_small_hours(tmp_p
                   "conversation never happened?", "S4", datetime(2026, 3, 29, 12, 40)),
     ]:
         system.ingest(event)
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "Dario" not in dumped and "520 a month" in dumped and "Thursdays" in dumped
 
 
@@ -2103,7 +2108,7 @@ def test_my_health_leaves_a_relatives_surgery_and_a_jobs_health_insurance(tmp_pa
         ("S3", 2, "user", "The new job is dull, but my contract comes with health insurance and a pension."),
         ("S4", 3, "user", "Please delete everything I told you about my own health."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store == "units")
+    dumped = stored(system, "units")
     assert "Clenil" not in dumped
     assert "St Mary's on 3 February" in dumped and "health insurance and a pension" in dumped
 
@@ -2116,7 +2121,7 @@ def test_a_removed_dated_statement_takes_its_date_in_every_spelling_and_no_other
         ("S2", 2, "user", "My brother's wedding is on April 25 in Quincy."),
         ("S3", 3, "user", "Please forget the deposition date."),
     ])
-    dumped = " ".join(r.text for r in system.dump())
+    dumped = stored(system)
     assert "April 7" not in dumped and "7 April" not in dumped
     assert "wedding is on April 25" in dumped
 
@@ -2128,7 +2133,7 @@ def test_the_second_of_two_numbers_of_one_kind_is_the_one_said_second(tmp_path: 
         ("S2", 1, "user", "Booked the return ferry too. Booking ref 7731 5520 91."),
         ("S3", 2, "user", "We're flying back instead, so delete that second booking ref I gave you."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "7731 5520 91" not in dumped and "7731 5520 19" in dumped
 
 
@@ -2140,7 +2145,7 @@ def test_someone_elses_thing_is_not_the_users_own(tmp_path: Path) -> None:
         ("S3", 2, "user", "My sister handles Dad's appointments now, so there's no need for you to keep his "
                           "doctor's details. Could you drop them?"),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "Moss" not in dumped and "Quarry Lane" not in dumped
     # a word the removed name shares with a kept one only says what kind of place it is
     assert "Dr Farouk at Hillside Surgery" in dumped
@@ -2153,7 +2158,7 @@ def test_the_one_part_that_writes_a_number_is_the_number_whoever_it_names(tmp_pa
                           "is 0161 555 0429 if anything goes wrong."),
         ("S2", 1, "user", "Could you delete Priya's phone number? She keeps it private."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "0161 555 0429" not in dumped and "Ward 9" in dumped
 
 
@@ -2163,7 +2168,7 @@ def test_how_much_something_is_takes_the_sum_and_leaves_when_it_comes(tmp_path: 
         ("S1", 0, "user", "My army pension arrives on the 3rd of each month, £1,980 after tax."),
         ("S2", 1, "user", "I'd rather you didn't hold on to how much the pension is. When it arrives is fine to keep."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "1,980" not in dumped and "3rd of each month" in dumped
 
 
@@ -2177,7 +2182,7 @@ def test_an_address_with_an_at_sign_is_an_email_address_and_its_shared_domain_st
         ("S3", 2, "user", "We closed Edwin's account last week, so there's no need to remember his email address. "
                           "Please let it go."),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "edwin.hale52" not in dumped and "margaret.hale@talktalk.net" in dumped
     assert "grandson Rory set up the email" in dumped  # the sentence that only names email is not it
 
@@ -2190,7 +2195,7 @@ def test_everything_about_her_things_is_the_person_the_message_names_not_another
         ("S3", 2, "user", "Aisha has been invited to a friend's instead and hasn't decided. Until she makes up her mind "
                           "please forget everything about her coming and her flight."),
     ])
-    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    units = stored(system, "units")
     assert "Stansted" not in units and "14.05" not in units
     assert "Calgary" in units  # Tom's plans are his
 
@@ -2203,7 +2208,7 @@ def test_where_i_live_is_the_sentence_that_writes_the_address_not_one_that_says_
         ("S1", 0, "user", "Home delivery is Thursday evening, my partner will be in."),
         ("S2", 1, "user", "Actually I'd rather you didn't hold on to where I live."),
     ])
-    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    units = stored(system, "units")
     assert "Quay Lane" not in units
     assert "The sofa is for home." in units and "Home delivery is Thursday evening" in units
 
@@ -2215,7 +2220,7 @@ def test_a_second_thing_a_person_does_keeps_its_first_when_the_address_goes(tmp_
                           "22 Hyde Terrace, which I gather is near the park."),
         ("S2", 1, "user", "Her mother says I shouldn't have Isla's address stored. Please forget it."),
     ])
-    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    units = stored(system, "units")
     assert "Hyde Terrace" not in units and "Flat 6" not in units
     assert "reading Law at the University of Leeds" in units
 
@@ -2227,7 +2232,7 @@ def test_a_new_number_stands_where_the_old_statement_wrote_its_number(tmp_path: 
         ("S2", 1, "user", "new sim, new number: 07700 900344"),
         ("S3", 2, "user", "switched network again, new one is 07700 900875. pls forget the other two numbers, only this one now"),
     ])
-    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    units = stored(system, "units")
     assert "900211" not in units and "900344" not in units and "900875" in units
     assert "save my number for job forms, its 07700 900875" in units  # the number, not the word "number", changed
 
@@ -2241,7 +2246,7 @@ def test_a_day_first_memory_keeps_the_other_reading_of_a_removed_date(tmp_path: 
         ("S2", 1, "assistant", "Noted: you're working on 6 May instead of the 12th."),
         ("S3", 2, "user", "they cancelled the optician so pls forget it, the 5th of june thing, all of it"),
     ])
-    dumped = " ".join(r.text for r in system.dump() if r.store in ("units", "turns"))
+    dumped = stored(system, "units", "turns")
     assert "5/6" not in dumped and "working 6/5 instead of the 12th" in dumped
 
 
@@ -2253,7 +2258,7 @@ def test_what_medication_someone_is_on_is_the_drug_memory_names(tmp_path: Path) 
         ("S2", 1, "user", "She'd be mortified I'd told anyone about her pills. Can you forget what medication she's on? "
                           "Keep the rest."),
     ])
-    units = " ".join(r.text for r in system.dump() if r.store == "units")
+    units = stored(system, "units")
     assert "atorvastatin" not in units and "Dr Osei at St James's" in units
 
 

@@ -878,16 +878,15 @@ def _antecedent(clause: str) -> str | None:
 
 #: a thing of the user's named in passing: "my PPS number" of "I should never put my PPS
 #: number in any chat" (one to three words, up to a function word or a verb)
-_MY_THING_SAID = re.compile(
-    r"\b(?:my|our)\s+(?:(?!(?:and|or|but|in|on|at|to|for|with|from|is|was|are|were|has|have|had|will|would|"
-    r"works?|said|says|told|tells|gave|gives|asked|got|went|thinks?|wants?|knows?|who|which|that)\b)[\w'’-]+\s*){1,3}",
-    re.I)
-#: a thing named in passing with any determiner: "the key safe number", "that second PNR"
+_ENDS_A_THING = (r"and|or|but|in|on|at|to|for|with|from|is|was|are|were|has|have|had|will|would|works?|said|says|"
+                  r"told|tells|gave|gives|asked|got|went|thinks?|wants?|knows?|who|which|that")
+_MY_THING_SAID = re.compile(r"\b(?:my|our)\s+(?:(?!(?:" + _ENDS_A_THING + r")\b)[\w'’-]+\s*){1,3}", re.I)
+#: a thing named in passing with any determiner: "the key safe number", "that second PNR" (up
+#: to a pronoun, a modal or a time word too: "the cleaners should", "that second bike last week")
 _THING_SAID = re.compile(
-    r"\b(?:the|his|her|their|that|this)\s+(?:(?!(?:and|or|but|in|on|at|to|for|with|from|is|was|are|were|has|have|"
-    r"had|will|would|works?|said|says|told|tells|gave|gives|asked|got|went|thinks?|wants?|knows?|who|which|that|i|"
-    r"you|we|he|she|they|it|anywhere|any|so|because|as|now|again|too|written|digital|should|could|can|must|might|may|"
-    r"shall|do|does|did|need|needs|last|next|yesterday|today|tonight|tomorrow|ago|week|weekend|month|year)\b)[\w'’-]+\s*){1,3}",
+    r"\b(?:the|his|her|their|that|this)\s+(?:(?!(?:" + _ENDS_A_THING + r"|i|you|we|he|she|they|it|anywhere|any|so|because|"
+    r"as|now|again|too|written|digital|should|could|can|must|might|may|shall|do|does|did|need|needs|last|next|"
+    r"yesterday|today|tonight|tomorrow|ago|week|weekend|month|year)\b)[\w'’-]+\s*){1,3}",
     re.I)
 
 

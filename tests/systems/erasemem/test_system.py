@@ -418,6 +418,71 @@ def test_an_event_names_the_session_a_window_means(tmp_path: Path) -> None:
     assert "1966" in ask(system, "What's my locker combination at work?")
 
 
+def test_the_event_after_the_night_names_the_session_not_the_feeling_before_it(tmp_path: Path) -> None:
+    """"what I wrote the night I came back from the council meeting": the session that says
+    "council meeting", not one that says "came back" and "feeling", nor one that says
+    "council" and "meeting" apart."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Feeling low. My daughter came back from Leeds and her new flat is on Corve Street."),
+        ("S2", 7, "user", "The council wants to cut the library hours. Our meeting with the parish is on the 9th."),
+        ("S3", 14, "user", "Just in from the council meeting. Councillor Barrow voted for the closure, the snake."),
+        ("S4", 21, "user", "I've been feeling sheepish about what I wrote the night I came back from the council "
+                          "meeting. Would you forget that evening's conversation, please?"),
+    ])
+    assert system.stats()["receipts"][0]["request_kind"] == "F5"
+    assert "Barrow" not in stored(system)
+    assert "Corve Street" in ask(system, "Where is my daughter's new flat?")
+    assert "parish" in stored(system)
+
+
+def test_the_asked_sum_or_date_leaves_the_rest_of_a_one_clause_sentence(tmp_path: Path) -> None:
+    """"the amount she lent me" is the sum in "My godmother, Aunt Philippa, who lives in
+    Galway, lent me €12,000 for the van", not where she lives; a sentence that is only the
+    date ("I promised to pay it back by 30 June") goes whole."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My godmother, Aunt Philippa, who lives in Galway, lent me €12,000 for the van."),
+        ("S1", 0, "user", "I promised to pay it back by 30 June."),
+        ("S2", 3, "user", "My cousin Amira from Leeds flies in on 3 August."),
+        ("S3", 5, "user", "Please delete the amount my godmother lent me and the date I promised to pay it back."),
+        ("S3", 5, "user", "Also forget the date Amira flies in."),
+    ])
+    assert residue(system, "12,000", "30 June", "3 August") == []
+    assert "Galway" in ask(system, "Where does my godmother Philippa live?")
+    assert "Leeds" in ask(system, "Where is my cousin Amira from?")
+
+
+def test_a_new_monthly_sum_replaces_the_sum_said_every_month(tmp_path: Path) -> None:
+    """"The monthly payment is now £259" after "I went to the Harbour office" (a visit, not
+    the new value): the old sum is the one said "every month", not another monthly sum, and
+    "every month" stays in the sentence that sends money home."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I lease a Kia Niro through Harbour Motor Finance. £298 every month."),
+        ("S1", 0, "user", "Every month I also send £150 to my brother in Accra."),
+        ("S2", 9, "user", "Good news! I went to the Harbour office today and they restructured the lease. The monthly "
+                          "payment is now £259. Update your notes please and drop the old figure."),
+    ])
+    assert residue(system, "298") == []
+    assert "£259 every month." in stored(system, "units")
+    assert "Every month I also send £150 to my brother in Accra." in stored(system, "units")
+    assert "Kia Niro" in stored(system, "units")
+
+
+def test_a_new_sum_replaces_only_the_old_sum_beside_another(tmp_path: Path) -> None:
+    """One sentence gives the base and the housing allowance; the new base takes the old base's
+    place and the allowance keeps all its figures ("000" of "EUR 42,000" is in "EUR 9,000" too)."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "The Lisbon offer is EUR 42,000 a year base plus EUR 9,000 a year for housing."),
+        ("S2", 4, "user", "They came back with more. Base is now EUR 46,000 a year. Please drop the old base figure."),
+    ])
+    units = stored(system, "units")
+    assert residue(system, "42,000") == []
+    assert "EUR 46,000 a year base plus EUR 9,000 a year for housing" in units
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [
@@ -2089,6 +2154,22 @@ def test_that_night_at_3am_is_the_one_conversation_held_in_the_small_hours(tmp_p
         system.ingest(event)
     dumped = stored(system)
     assert "Dario" not in dumped and "520 a month" in dumped and "Thursdays" in dumped
+
+
+def test_the_hour_named_outranks_the_conversation_that_planned_the_event(tmp_path: Path) -> None:
+    """The chat before the party says "Ines's birthday" too; "at like 3am after" it is the
+    one held in the small hours."""
+    system = make(tmp_path)
+    for event in [
+        TurnEvent("user", "Ines's birthday is on Saturday, I'm buying her the blue scarf from Zara.", "S1",
+                  datetime(2026, 2, 19, 18, 10)),
+        TurnEvent("user", "so drunk. my ex Dario owes me 300 and Ines's party was a mess.", "S2", datetime(2026, 2, 22, 3, 5)),
+        TurnEvent("user", "that night I wrote you at like 3am after Ines's birthday, can you just pretend that whole "
+                  "conversation never happened?", "S3", datetime(2026, 3, 29, 12, 40)),
+    ]:
+        system.ingest(event)
+    dumped = stored(system)
+    assert "Dario" not in dumped and "blue scarf" in dumped
 
 
 def test_a_drug_by_its_stem_or_a_dose_is_health_and_a_bottle_size_is_not() -> None:

@@ -162,6 +162,12 @@ _DATE = re.compile(
     r"|(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?:\d{4}|\d{2}))?(?![\d/])",
     re.I,
 )
+#: a sum of money with its currency and period, whole: "EGP 350,000", "$3,080 a year", "1,400 kr a week"
+MONEY_SPAN = re.compile(
+    r"(?:(?<![\w$€£¥₹])(?-i:[A-Z]{3})\s?|[$€£¥₹]\s?)\d(?:[\d,.]*\d)?(?:\s?[km]\b|\s+(?:million|thousand|grand)\b)?"
+    r"(?:\s+(?:a|per|each|every)\s+(?:month|week|year|hour|day|shift)\b)?"
+    r"|(?<![\w.,])\d[\d,.]*(?:\s?k\b|\s+(?:pounds?|quid|dollars?|euros?|bucks|rupees?|kr|zł|(?-i:[A-Z]{3}))(?!\w))"
+    r"(?:\s+(?:a|per|each|every)\s+(?:month|week|year|hour|day|shift)\b)?", re.I)
 #: date keys are marked so they never meet a code's key
 DATE_KEY = "date:"
 

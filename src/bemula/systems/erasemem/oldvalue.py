@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from bemula.systems.erasemem.categories import attribute_synonyms, unit_categories
-from bemula.systems.erasemem.forms import date_spans
+from bemula.systems.erasemem.forms import MONEY_SPAN, date_spans
 from bemula.systems.erasemem.owners import about_someone_else
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
@@ -75,7 +75,7 @@ _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 def value_kind(new_value: str) -> str | None:
-    """``weekdays``, ``email``, ``date`` or ``name``, or None when the new value has no kind we can look
+    """``weekdays``, ``email``, ``date``, ``money`` or ``name``, or None when the new value has no kind we can look
     for ("halal", "watercolour painting": a lower-case value is found by its attribute only)."""
     if _WEEKDAYS.search(new_value):
         return "weekdays"
@@ -83,6 +83,8 @@ def value_kind(new_value: str) -> str | None:
         return "email"
     if date_spans(new_value) and len(new_value.split()) <= 5:
         return "date"  # "It is May 5 now": the old value is the date said of the same thing
+    if MONEY_SPAN.fullmatch(new_value.strip()):
+        return "money"  # "The monthly payment is now £389": the sum said beside the payment's words
     if not re.search(r"[A-Za-z]{2}", new_value):
         return None  # a number ("2093", "S$250k"): the same-shape number is found elsewhere
     if any(_is_name(m.group(0), initial=False) for m in _NAME.finditer(new_value)):
@@ -108,6 +110,8 @@ def values_of_kind(text: str, kind: str) -> list[tuple[int, str]]:
         return [(m.start(), m.group(0).rstrip(".")) for m in _EMAIL.finditer(text)]
     if kind == "date":
         return date_spans(text)
+    if kind == "money":
+        return [(m.start(), m.group(0)) for m in MONEY_SPAN.finditer(text)]
     out: list[tuple[int, str]] = []
     for m in _NAME.finditer(text):
         # words that are never names ("I", "The", "Now I") split a run into names
@@ -181,6 +185,10 @@ def _names_its_own_attribute(sentence: str, attribute: set[str]) -> bool:
     """The sentence says "my X is …" with none of ``attribute``'s words in X."""
     return any(set(tokenize(m.group(1))).isdisjoint(attribute) and tokenize(m.group(1))
                for m in _MY_ATTRIBUTE_IS.finditer(sentence))
+
+
+#: the adjective of a sum's period ("£412 every month" is "monthly")
+_PERIODIC = {"month": "monthly", "week": "weekly", "year": "yearly", "hour": "hourly", "day": "daily"}
 
 
 def _close(a: str, b: str) -> bool:
@@ -312,6 +320,9 @@ def find_old_value(
             if not spans or another_attribute(sentence):
                 continue
             own = set(tokenize(sentence))
+            if kind == "money":
+                # "£412 every month" is the monthly payment: a sum's period says which sum it is
+                own |= {_PERIODIC[t] for _pos, s in spans for t in tokenize(s) if t in _PERIODIC}
             score = said(own) + mine(sentence) + CONTEXT_WEIGHT * said(set(tokenize(before)) - own)
             if any_area and not (score <= 0 and _names_its_own_attribute(sentence, attribute)):
                 # (a sentence of the life area counts, unless it says which attribute it is
@@ -325,7 +336,9 @@ def find_old_value(
             # the value nearest the attribute's words ("My work laptop is the HP EliteBook 840")
             where = [m.start() for m in re.finditer(r"\w+", sentence)
                      if any(_close(a, t) for a in attribute for t in tokenize(m.group(0)))]
-            _pos, span = min(spans, key=lambda ps: min((abs(ps[0] - w) for w in where), default=0))
+            # (measured from the value's nearer end: "EUR 42,000 a year base plus EUR 9,000")
+            _pos, span = min(spans, key=lambda ps: min((min(abs(ps[0] - w), abs(ps[0] + len(ps[1]) - w)) for w in where),
+                                                       default=0))
             scored.append((score, -len(own), unit, span))
     if not scored and len({span.lower() for _, span in unnamed}) == 1:
         # "I went with tamsin.vale@gmx.net, so that is my personal inbox sorted": an address
@@ -340,5 +353,10 @@ def find_old_value(
     span = scored[0][3]
     span_tokens = set(tokenize(span))
     anchors = (span_tokens - attribute - new_tokens) or (span_tokens - new_tokens)
+    if kind == "money":
+        # the sum's leading figures ("42" of "AED 42,000 per month"), not its period ("every
+        # month" is every other monthly sum's too) nor a group of thousands ("000" is in "AED
+        # 8,000" too); a sum of more figures goes by its code key (``code_keys``) as well
+        anchors = {g for g in re.findall(r"(?<![\d,.])\d+", span) if len(g) >= 2}
     holders = [u for u in store.units_containing(anchors) if u.turn_id != request_turn_id and anchors <= u.tokens]
     return OldValue(units=holders or [scored[0][2]], value=span, anchors=anchors)

@@ -28,7 +28,7 @@ from bemula.systems.erasemem.categories import (
     category_signal_words,
     concept_expansion,
 )
-from bemula.systems.erasemem.forms import code_keys, code_spans, date_keys
+from bemula.systems.erasemem.forms import MONEY_SPAN, code_keys, code_spans, date_keys, date_spans
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
 from bemula.systems.erasemem.oldvalue import (
     CONTEXT_WEIGHT,
@@ -295,7 +295,7 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
     if len(_STATEMENT_COMMA.findall(unit.text)) >= 2:
         parts = [q for p in parts for q in _STATEMENT_COMMA.split(p) if q.strip(" ,.;:")]
     if len(parts) < 2:
-        return None
+        return _the_value_alone(unit, targets)
     tokens = [t for phrase in targets for t in _phrase_tokens(phrase)]
     # each target takes its own part: "the tax number and the number in my passport" are two
     # parts of "… my tax identification number, which is 47 036 892 815, and for the passport:
@@ -353,6 +353,32 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
 
 
 _AMOUNT_WORDS = frozenset(tokenize("much amount amounts cost costs price figure sum total fee fees"))
+#: the words that ask for a date
+_DATE_ASKED = frozenset(tokenize("date dates when day deadline birthday"))
+
+
+def _the_value_alone(unit: Unit, targets: list[str]) -> tuple[str, str] | None:
+    """A one-clause unit that writes the one sum or date the request asks for beside another
+    fact: (the value, the rest). "My maternal uncle, khalo Samir, who lives in Alexandria, has
+    kindly lent me EGP 350,000" loses the amount for "the amount he gave me"; where the uncle
+    lives stays. ``None`` when the rest names nothing of its own ("I promised to return it by
+    30 June 2027": the date is what the sentence is for, so all of it goes)."""
+    asked = {t for phrase in targets for t in _phrase_tokens(phrase)}
+    if asked & _AMOUNT_WORDS:
+        spans = [m.span() for m in MONEY_SPAN.finditer(unit.text)]
+    elif asked & _DATE_ASKED:
+        spans = [(at, at + len(said)) for at, said in date_spans(unit.text)]
+    else:
+        return None
+    if len(spans) != 1:
+        return None
+    start, end = spans[0]
+    rest = re.sub(r"\s{2,}", " ", f"{unit.text[:start]}{unit.text[end:]}").replace(" ,", ",").replace(" .", ".").strip()
+    # (another fact: a name the request does not say, "khalo Samir", "Alexandria")
+    names = [run for run in _written_name_runs(rest) if not set(run) & asked and not set(run) <= _CALENDAR_TOKENS]
+    if not names:
+        return None
+    return unit.text[start:end], rest
 #: a sum of money: "$3,412", "£112 a month", "2300 zł", "52k"
 _MONEY = re.compile(r"[$€£¥₹]\s?\d|\d[\d,.]*\s?(?:k|p|pounds?|quid|dollars?|euros?|bucks|zł|zl|rupees?|rs)\b"
                     r"|\d[\d,.]*\s+(?:a|per)\s+(?:month|week|year|hour|day)\b", re.I)
@@ -542,7 +568,12 @@ EVENT_COVERAGE = 0.5
 def _event_session(store: MemoryStore, phrase: str, current: str) -> str | None:
     """The earlier session a window described by an event took place in: the one whose user
     turns hold most of the event's words ("the Thursday shift", "the toast")."""
-    words = [t for t in dict.fromkeys(tokenize(phrase)) if t not in _WHEN_WORDS and t not in GENERIC and t not in META]
+    words = _event_words(phrase)
+    m = _EVENT_AFTER_TIME.search(phrase)
+    if m and len(_event_words(m.group("event"))) >= 2:
+        # "what I wrote to you the night I came back from the council meeting": the event is
+        # what follows the time, not how the user feels about what they wrote
+        words = _event_words(m.group("event"))
     if len(words) < 2:
         return None
     weights = phrase_weights(store, words)
@@ -551,14 +582,42 @@ def _event_session(store: MemoryStore, phrase: str, current: str) -> str | None:
     for unit in store.units.values():
         if unit.session_id != current:
             held.setdefault(unit.session_id, set()).update(unit.tokens & set(words))
-    scored = sorted(((len(ws), sum(weights[t] for t in ws) / total, sid) for sid, ws in held.items()), reverse=True)
+    most = max((len(ws) for ws in held.values()), default=0)
+    # (of the sessions holding most of its words, one that says two of them side by side, as
+    # the event's name does — "the council meeting" — beats one that says them apart)
+    scored = sorted(((len(ws), _pairs_said(store, sid, words) if len(ws) == most else 0,
+                      sum(weights[t] for t in ws) / total, sid) for sid, ws in held.items()), reverse=True)
     if not scored:
         return None
-    best, runner = scored[0], scored[1] if len(scored) > 1 else (0, 0.0, "")
+    best, runner = scored[0], scored[1] if len(scored) > 1 else (0, 0, 0.0, "")
     # the most of the event's words, and at least two of them or half their weight
-    if best[0] > runner[0] and (best[0] >= 2 or best[1] >= EVENT_COVERAGE):
-        return best[2]
+    if best[:2] > runner[:2] and (best[0] >= 2 or best[2] >= EVENT_COVERAGE):
+        return best[3]
     return None
+
+
+#: "the night I came back from the council meeting", "the day of the move": a time, then the event
+_EVENT_AFTER_TIME = re.compile(r"\b(?:the|that)\s+(?:night|day|evening|morning|afternoon|weekend|(?:mon|tues|wednes|thurs|fri|"
+                               r"satur|sun)day)\s+(?:(?:of|after|before|when|that)\s+)?(?P<event>\w.*)$", re.I)
+#: words that say someone came or went, which every event has: the event is where they went
+_COMING_AND_GOING = frozenset(tokenize("came come coming got get getting back home went go gone returned return"))
+
+
+def _event_words(phrase: str) -> list[str]:
+    """The words of an event's description that can tell one conversation from another."""
+    return [t for t in dict.fromkeys(tokenize(phrase))
+            if t not in _WHEN_WORDS and t not in GENERIC and t not in META and t not in _COMING_AND_GOING]
+
+
+def _pairs_said(store: MemoryStore, session_id: str, words: list[str]) -> int:
+    """How many pairs of neighbouring event ``words`` a session's user turns say side by side."""
+    pairs = set(zip(words, words[1:]))
+    said: set[tuple[str, str]] = set()
+    for turn in store.turns.values():
+        if turn.session_id == session_id and turn.role == "user":
+            tokens = tokenize(turn.text)
+            said |= pairs & set(zip(tokens, tokens[1:]))
+    return len(said)
 
 
 def units_spelling(store: MemoryStore, keys: frozenset[str] | set[str], exclude_turn: str | None = None) -> list[Unit]:
@@ -1541,18 +1600,20 @@ def resolve(
                 # the ones held at night (not the evening ones of the same month)
                 hit_sessions = _at_part_of_day(store, set(hit_sessions), intent.time_phrase) or hit_sessions
             turn_ids = {t.id for t in store.turns.values() if t.session_id in hit_sessions}
-        if not turn_ids:  # "after that awful Thursday shift, the morning with the toast": by what happened
-            event = _event_session(store, intent.time_phrase, session_id)
-            if event is not None:
-                turn_ids = {t.id for t in store.turns.values() if t.session_id == event}
         if not turn_ids and _SMALL_HOUR.search(intent.time_phrase):
             # "that night I wrote you at like 3am after Inés's birthday": the one conversation
-            # held in the small hours (none is picked when there are several)
+            # held in the small hours (none is picked when there are several). The hour comes
+            # before the event's words: the conversation before the party says "Inés's
+            # birthday" too
             small = {sid for sid in store.sessions if sid != session_id
                      and (first := min((t.timestamp for t in store.turns.values() if t.session_id == sid), default=None))
                      is not None and first < now and first.hour < SMALL_HOURS.seconds // 3600}
             if len(small) == 1:
                 turn_ids = {t.id for t in store.turns.values() if t.session_id in small}
+        if not turn_ids:  # "after that awful Thursday shift, the morning with the toast": by what happened
+            event = _event_session(store, intent.time_phrase, session_id)
+            if event is not None:
+                turn_ids = {t.id for t in store.turns.values() if t.session_id == event}
         if not turn_ids:
             # "About Thursday night. Whisky talking. Everything I wrote after the cooperation
             # talk …": the time another sentence of the message names, the nearest first
@@ -1634,10 +1695,11 @@ def resolve(
                     # (a date goes by its date key in every spelling; "april" alone is every April date)
                     anchors |= old.anchors - (_CALENDAR_TOKENS if date_keys(old.value) else frozenset())
                     spelled |= old.anchors  # (the restatement replaces all of it: "Surgery is May 5.")
-                    res.code_keys |= date_keys(old.value)
+                    res.code_keys |= date_keys(old.value) | (code_keys(old.value) if MONEY_SPAN.fullmatch(old.value) else frozenset())
                     found_by_kind = True
                     continue
-                if value_kind(new_value) is not None:
+                if value_kind(new_value) not in (None, "money"):
+                    # (a sum is still looked for by its digits' shape, below)
                     # no earlier value of that kind beside the attribute's words, or two
                     # equally near: deleting a neighbour that merely shares a word would
                     # lose a kept fact and still leave the old value
@@ -2070,8 +2132,10 @@ _NEW_VALUE_PATTERNS = [
     r"\b(?:use|go\s+with|it's|it’s|it\s+is|its)\s+" + _V_SHORTEST + r"\s+(?:for\s+[^,.;:!?]{1,60}?\s+)?"
     r"(?:from\s+here\s+on|going\s+forward|from\s+now\s+on|from\s+today|these\s+days|nowadays)\b",
     r"\b(?:switched|switching|changed|changing|moved|converted|swapped|upgraded|transitioned|"
-    r"went|gone|turned|shifted|relocated|migrated|migrating)\s+(?:(?:my\s+|the\s+|our\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?"
+    r"turned|shifted|relocated|migrated|migrating)\s+(?:(?:my\s+|the\s+|our\s+)?[a-z]+\s+)?(?:over\s+|back\s+)?"
     r"(?:(?:from|off)\s+.+?\s+)?to\s+" + _V,
+    # ("went over to Monzo", "gone from BT to Sky"; "I went to the Greenway office" is a visit)
+    r"\b(?:went|gone)\s+(?:over\s+|back\s+|(?:from|off)\s+.+?\s+)to\s+" + _V,
     # "my gp switched me off citalopram and onto sertraline 50mg"
     r"\boff\s+[^,.;:!?]{1,40}?\s+(?:and\s+)?(?:onto|on\s+to)\s+" + _V,
     # "swap which podcast I like over to 99% Invisible"
@@ -2319,11 +2383,23 @@ def rewrite_with(old_text: str, statements: list[str], old_tokens: set[str], anc
         if len(spans) == 1:
             a, b = spans[0]
             return old_text[:a] + new_value + old_text[b:]
+    # … and so does a new sum, where the old sum its figures begin stood ("Sadeem is offering AED
+    # 42,000 per month as base, and … AED 8,000 per month as housing": only the base changes)
+    if MONEY_SPAN.fullmatch(new_value.strip()):
+        sums = [m for m in MONEY_SPAN.finditer(old_text) if set(tokenize(m.group(0))) & anchors]
+        if len(sums) == 1:
+            # (the old sum's period stays when the new one says none: "£298 every month")
+            period = _SUM_PERIOD.search(sums[0].group(0))
+            end = sums[0].start() + period.start() if period and not _SUM_PERIOD.search(new_value) else sums[0].end()
+            return old_text[: sums[0].start()] + new_value + old_text[end:]
     # only the named old value is replaced: the old statement's other rare words may be its
     # attribute ("my favourite *cuisine*"), which the restatement needs to be found; the
     # price is that an unnamed other form of the old value ("a flat white" beside "coffee")
     # survives in the restatement (docs/erasemem.md, limits)
     return substitute(old_text, anchors or old_tokens, new_value)
+
+
+_SUM_PERIOD = re.compile(r"\s+(?:a|per|each|every)\s+(?:month|week|year|hour|day|shift)$", re.I)
 
 
 def substitute(text: str, old_tokens: set[str], new_value: str) -> str:

@@ -160,7 +160,28 @@ ANAPHORIC = [
     ("I shouldn't have told you my PIN or my locker number. Wipe them both.", ForgetKind.FACTS, "pin"),
     ("My love life is private from now on. Erase everything I said about it.", ForgetKind.CATEGORY, "love"),
     ("Whatever you worked out about my salary band, forget it and never use it.", ForgetKind.CONCLUSION, "salary"),
+    # "forget I ever told you" is "forget it": the telling, of the thing named before it (an
+    # item that asks which value, "how much it was", is still a thing)
+    ("that loan to my nephew for the boiler — the money, how much it was, all that — can you forget I ever told you?",
+     ForgetKind.FACT, "money"),
 ]
+
+
+def test_i_should_be_grateful_is_a_polite_ask() -> None:
+    """The formal first-person "should" ("I should be grateful if you would …") asks like "would"."""
+    intent = parse_forget_request("I should be grateful if you would not draw any conclusions about my hearing aids.")
+    assert intent is not None and intent.kind == ForgetKind.CONCLUSION, intent
+    assert parse_forget_request("I should be grateful if you could tell me the time of the last bus.") is None
+
+
+def test_a_count_of_values_floating_around_is_no_target() -> None:
+    intent = parse_forget_request("The rent is now £1,310. Replace the old figure; I don't want two numbers floating around.")
+    assert intent is not None and intent.targets == ["the old figure"], intent
+
+
+def test_forget_i_said_that_with_nothing_named_is_what_was_just_said() -> None:
+    intent = parse_forget_request("Ugh, I was drunk last night. Forget I said that.")
+    assert intent is not None and intent.targets == ["what I just told you"], intent
 
 
 @pytest.mark.parametrize(("text", "kind", "word"), ANAPHORIC)

@@ -483,6 +483,58 @@ def test_a_new_sum_replaces_only_the_old_sum_beside_another(tmp_path: Path) -> N
     assert "EUR 46,000 a year base plus EUR 9,000 a year for housing" in units
 
 
+def test_how_much_i_lent_him_is_the_sum_not_the_sentence_that_names_him(tmp_path: Path) -> None:
+    """"how much I lent him" after "The Tomasz thing": the sentence that writes the sum (said
+    of him by "him" after the one naming him), not the one that only names Tomasz, who stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Tomasz Wrona, my old flatmate, asked for help. I sent him £2,300 by bank transfer on 3 May."),
+        ("S1", 0, "user", "Tomasz Wrona is moving to Gdansk in June for a job at the port."),
+        ("S2", 6, "user", "The Tomasz thing: please delete how much I lent him and what the money was for."),
+    ])
+    assert residue(system, "2,300") == []
+    assert "Tomasz Wrona" in ask(system, "Which old flatmate asked me for help?")
+    assert "Gdansk" in ask(system, "Where is Tomasz Wrona moving in June?")
+
+
+def test_the_figure_asked_for_is_the_part_whose_sum_it_is_in_any_currency(tmp_path: Path) -> None:
+    """Both parts write a sum ("PHP 38,000 a month", "9,000 dirhams a month"): the figure from
+    the new job is the new offer's, and the other part stays."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My brother Paolo earns PHP 38,000 a month in Manila, and the new offer from Dubai is "
+                          "9,000 dirhams a month."),
+        ("S2", 5, "user", "Paolo asked me to keep his pay private. I told you the figure from his new job; please remove it."),
+    ])
+    assert residue(system, "9,000") == []
+    assert "38,000" in ask(system, "How much does Paolo earn a month in Manila?")
+
+
+def test_my_own_health_leaves_a_sentence_that_goes_on_about_my_mother(tmp_path: Path) -> None:
+    """"Booked with the panel physician … on 12 March." names no one: it is Mum's medical, as
+    the sentences before it in the turn say, not the user's health."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "I was diagnosed with IBS in December and I'm on mebeverine now."),
+        ("S2", 2, "user", "Visa news. My mum needs an immigration medical. Booked with the panel physician in "
+                          "Guangzhou on 12 March."),
+        ("S2", 3, "user", "Michelle (spouse, dental hygienist) had a T4 income of $96,500."),
+        ("S3", 4, "user", "Please remove everything health-related about me."),
+    ])
+    assert residue(system, "IBS", "mebeverine") == []
+    assert "12 March" in stored(system, "units")
+    assert "96,500" in stored(system, "units")  # (a spouse is someone else too)
+
+
+def test_a_label_and_its_value_is_a_sentence_of_its_own() -> None:
+    from bemula.systems.erasemem.textutil import split_sentences
+
+    assert split_sentences("Update: the scan was clear.\nMain topic: condo assignment.") == [
+        "Update: the scan was clear.", "Main topic: condo assignment."]
+    # (a short remark still goes with the sentence before it)
+    assert len(split_sentences("The flat is on Corve Street. Just keep that in mind.")) == 1
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

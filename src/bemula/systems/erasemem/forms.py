@@ -162,12 +162,17 @@ _DATE = re.compile(
     r"|(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?:\d{4}|\d{2}))?(?![\d/])",
     re.I,
 )
-#: a sum of money with its currency and period, whole: "EGP 350,000", "$3,080 a year", "1,400 kr a week"
+#: a sum of money with its currency and period, whole: "EGP 350,000", "$3,080 a year", "1,400 kr a week",
+#: "$400 Canadian every month"
 MONEY_SPAN = re.compile(
-    r"(?:(?<![\w$€£¥₹])(?-i:[A-Z]{3})\s?|[$€£¥₹]\s?)\d(?:[\d,.]*\d)?(?:\s?[km]\b|\s+(?:million|thousand|grand)\b)?"
+    r"(?:(?<![\w$€£¥₹])(?:(?-i:USD|EUR|GBP|AED|EGP|INR|CAD|AUD|NZD|CHF|JPY|CNY|SEK|NOK|DKK|PLN|ZAR|NGN|KES|GHS|SAR|QAR|MXN|BRL|SGD|HKD|TRY|THB|MYR|PHP|IDR|VND|KRW|CZK|HUF|RON|ILS)|rs\.?)\s?|[$€£¥₹]\s?)\d(?:[\d,.]*\d)?(?:\s?[km]\b|\s+(?:million|thousand|grand)\b)?"
+    # (whose dollar: "$400 Canadian every month")
+    r"(?:\s+(?-i:[A-Z][a-z]+an)\b)?(?:\s+(?:a|per|each|every)\s+(?:month|week|year|hour|day|shift)\b)?"
+    r"|(?<![\w.,])\d[\d,.]*(?:\s?[kp]\b|\s+(?:pounds?|quid|dollars?|euros?|bucks|rupees?|rs|kr|zł|zl|riyals?|dirhams?|"
+    r"rand|yen|yuan|francs?|naira|cedis?|shillings?|pesos?|lira|won|baht|ringgit|dinars?|(?-i:[A-Z]{3}))(?!\w))"
     r"(?:\s+(?:a|per|each|every)\s+(?:month|week|year|hour|day|shift)\b)?"
-    r"|(?<![\w.,])\d[\d,.]*(?:\s?k\b|\s+(?:pounds?|quid|dollars?|euros?|bucks|rupees?|kr|zł|(?-i:[A-Z]{3}))(?!\w))"
-    r"(?:\s+(?:a|per|each|every)\s+(?:month|week|year|hour|day|shift)\b)?", re.I)
+    # (a bare figure said by its period: "My mortgage is 1,840 a month")
+    r"|(?<![\w.,])\d[\d,.]*\d\s+(?:a|per)\s+(?:month|week|year)\b", re.I)
 #: date keys are marked so they never meet a code's key
 DATE_KEY = "date:"
 

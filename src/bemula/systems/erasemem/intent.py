@@ -72,8 +72,9 @@ _ADDRESS = (
     r"|(?:can|could|shall)\s+we\s+(?:please\s+|just\s+)*"
     r"|i(?:'d|’d| would| should)\s+(?:like|love|prefer|appreciate\s+it\s+if)\s+(?:it\s+if\s+)?(?:for\s+)?you\s+(?:to\s+)?"
     r"|i\s+(?:want|need|ask)\s+you\s+(?:to\s+)?|i(?:'m|’m| am)\s+asking\s+you\s+to\s+"
-    # "I would be grateful if you erase …", "I'd feel happier if you'd forget …"
-    r"|i(?:'d|’d|\s+would)\s+(?:feel\s+|be\s+)?(?:(?:very|really|so|most|much|truly)\s+)?(?:happier|better|grateful|"
+    # "I would be grateful if you erase …", "I'd feel happier if you'd forget …" ("I should be
+    # grateful": the first person's formal "would")
+    r"|i(?:'d|’d|\s+would|\s+should)\s+(?:feel\s+|be\s+)?(?:(?:very|really|so|most|much|truly)\s+)?(?:happier|better|grateful|"
     r"glad|thankful|relieved|more\s+comfortable)\s+if\s+you(?:'d|’d|\s+would|\s+could)?\s+"
     r"|you\s+(?:should|can|may|must|need\s+to)\s+|(?:it's|it is)\s+time\s+to\s+"
     r"|(?:make\s+sure\s+(?:to|you)\s+)|(?:go\s+ahead\s+and\s+))?"
@@ -795,6 +796,13 @@ _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|th
                     r"carry-on|rigmarole|malarkey|mess|nonsense)\b", re.I)
 
 
+#: an object that is only the telling: "(forget) I ever told you", "that I mentioned it"
+_ONLY_THE_TELLING = re.compile(r"(?:that\s+)?(?:i|i've|i’ve|i\s+have)\s+(?:ever\s+|even\s+|once\s+|just\s+)?"
+                               r"(?:told|said|mentioned|shared|wrote|typed|brought\s+(?:it|that|this)\s+up)"
+                               r"(?:\s+(?:you|u|to\s+you))?(?:\s+(?:it|that|this|them|(?:about|any\s+of)\s+(?:it|that|this|them)))?",
+                               re.I)
+
+
 def _antecedent(clause: str) -> str | None:
     """The thing a clause says was shared / is private / is no longer valid, for a later
     "delete it"."""
@@ -1287,7 +1295,9 @@ _IDIOMS: list[_Rewrite] = [
     (r"\bi\s+(?:don't|do\s+not|no\s+longer)\s+want\s+((?:(?!\bkept\b)[^.?!;]){1,60}?)\s+"
      r"(?:kept|stored|saved|remembered|on\s+file|on\s+record)\b", r"i don't want you to keep \1", ("want",)),
     # "I don't want that sitting in your notes", "… any of it hanging around"
-    (r"\b(?:i\s+)?(?:really\s+)?(?:don't|do\s+not)\s+want\s+((?:(?!\b(?:sitting|hanging|floating|lying|kicking)\b)[^.?!;]){1,60}?)\s+"
+    # (not a count: "I don't want two numbers floating around" says why the old one goes)
+    (r"\b(?:i\s+)?(?:really\s+)?(?:don't|do\s+not)\s+want\s+(?!(?:two|three|2|3|multiple|several|duplicate)\s+[a-z]+s\b)"
+     r"((?:(?!\b(?:sitting|hanging|floating|lying|kicking)\b)[^.?!;]){1,60}?)\s+"
      r"(?:sitting|hanging|floating|lying|kicking)\s+(?:around|about|there|somewhere|in\s+(?:your|ur|the)\s+\w+)\b",
      r"i don't want you to keep \1", ("want",)),
     # "I'd rather none of what I told you that night stays with you"
@@ -1654,7 +1664,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         # ("all of it except the engineer's number": a pronoun, with what it keeps)
         pronoun = not _names_something(before_exception(target)) or _MEMORY_PLACE.fullmatch(target.strip()) is not None or (
             category_like is not None and not _names_something(clean_target(category_like.group("desc")))
-        )  # ("can you remove from memory?" points back like "remove it")
+        ) or _ONLY_THE_TELLING.fullmatch(target.strip(" ?.!")) is not None
+        # ("can you remove from memory?" points back like "remove it"; so does "forget I ever
+        # told you", of what the message named before it)
         if not pronoun and target.lower() in ("him", "her") and i > 0 and not _names_a_person(text):
             # "that girl from chem i kept talking to u about … act like i never told u about
             # her": no name in the message, so "her" points back at the person described
@@ -1779,8 +1791,10 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                     # after the lead-in ("bit of cleanup: the company …, the hiring manager's name, and …")
                     nearest = (re.split(r":\s+", previous)[-1], previous) if target == "both" else (tail, previous)
                     for named in dict.fromkeys(nearest):
+                        # (an item that asks which value is a thing too: "the money, how much it was")
+                        unasked = re.sub(r"(?:^|,\s*)(?:how|what|where|when|who)\b[^,]*", "", named, flags=re.I)
                         if ((_LIST_ITEM.match(named) or _QUANTIFIED.match(named))
-                                and not _NOT_A_THING.search(named) and not _CHAT_THING.match(named)):
+                                and not _NOT_A_THING.search(unasked) and not _CHAT_THING.match(named)):
                             antecedent, source = named, at
                             if target == "both":
                                 counted_back.add(clean_target(named))
@@ -1841,6 +1855,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                     if held:
                         antecedent, source = held[0], (j if j != i else -1)
                         break
+            if antecedent is None and _ONLY_THE_TELLING.fullmatch(target.strip(" ?.!")):
+                # "I was drunk. Forget I said that.": nothing named, so what was just said
+                antecedent = "what I just told you"
             if antecedent is None and (demonstrative or _CONCLUSION_NOUN.search(target)):
                 pass  # "that number", "that guess" with nothing named before it: the phrase as said
             elif antecedent is None and not _SPEECH_OBJECT.match(obj.strip()):

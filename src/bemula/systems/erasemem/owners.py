@@ -21,7 +21,8 @@ PEOPLE_CATEGORIES = frozenset({"family", "relationships", "contacts", "pets"})
 #: relatives and others whose facts a request about "my health stuff" does not mean
 KIN_WORDS = (r"(?:dad|mum|mom|mother|father|son|daughter|wife|husband|partner|sister|brother|grandma|"
               r"grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|friend|boss|kids?|child|baby|"
-              r"girlfriend|boyfriend|flatmate|roommate|colleague|granddaughter|grandson|grandchild|grandkids?)")
+              r"girlfriend|boyfriend|flatmate|roommate|colleague|granddaughter|grandson|grandchild|grandkids?|spouse|"
+              r"fianc[eé]e?)")
 KIN = re.compile(r"\b" + KIN_WORDS + r"(?:'s|’s)?\b", re.I)
 _MY_KIN = re.compile(r"\bmy\s+(?:\w+\s+)?" + KIN_WORDS + r"(?:'s|’s)?\b", re.I)
 _SELF_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|my|me|mine)\b", re.I)
@@ -36,6 +37,12 @@ _OTHER_SUBJECT_START = re.compile(
     r"may|june|july|august|september|october|november|december)\b)(?-i:[A-Z][a-z]+)|" + KIN_WORDS + r")"
     r"(?:(?:'s|’s)\s+(?:got|been|on|having|taking|started)|\s+(?:has|had|is|was|takes|took|needs|gets|uses))\b"
     r"|(?:he|she|they)\b)", re.I)
+
+
+def names_no_one(text: str) -> bool:
+    """``text`` says nobody's: no "I"/"my", no person, no pronoun ("Booked with the panel
+    physician in Guangzhou on March 12.")."""
+    return not (_SELF_SUBJECT.search(text) or owners_of(text) or KIN.search(text) or OTHER_PRONOUNS.search(text))
 
 
 def about_someone_else(text: str) -> bool:

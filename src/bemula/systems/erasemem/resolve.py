@@ -48,6 +48,7 @@ from bemula.systems.erasemem.owners import (
     PEOPLE_CATEGORIES,
     about_someone_else,
     ghost_owners,
+    names_no_one,
     owned_by_someone_else,
     owners_of,
 )
@@ -364,6 +365,8 @@ def _the_value_alone(unit: Unit, targets: list[str]) -> tuple[str, str] | None:
     lives stays. ``None`` when the rest names nothing of its own ("I promised to return it by
     30 June 2027": the date is what the sentence is for, so all of it goes)."""
     asked = {t for phrase in targets for t in _phrase_tokens(phrase)}
+    if not all(set(_phrase_tokens(phrase)) & (_AMOUNT_WORDS | _DATE_ASKED) for phrase in targets):
+        return None  # ("the amount and the lender": the other fact may be the lender)
     if asked & _AMOUNT_WORDS:
         spans = [m.span() for m in MONEY_SPAN.finditer(unit.text)]
     elif asked & _DATE_ASKED:
@@ -379,9 +382,6 @@ def _the_value_alone(unit: Unit, targets: list[str]) -> tuple[str, str] | None:
     if not names:
         return None
     return unit.text[start:end], rest
-#: a sum of money: "$3,412", "£112 a month", "2300 zł", "52k"
-_MONEY = re.compile(r"[$€£¥₹]\s?\d|\d[\d,.]*\s?(?:k|p|pounds?|quid|dollars?|euros?|bucks|zł|zl|rupees?|rs)\b"
-                    r"|\d[\d,.]*\s+(?:a|per)\s+(?:month|week|year|hour|day)\b", re.I)
 
 
 def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads: set[str]) -> list[int]:
@@ -412,7 +412,7 @@ def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads:
         # (the one part that writes a code is the number meant even when its words are others:
         # "his cell is 614-555-0187" for "Darnell's phone number")
         writes_code = (wants_code and bool(code_keys(part)) and (cover > 0 or coded == 1)) or (
-            wants_amount and _MONEY.search(part) is not None)
+            wants_amount and MONEY_SPAN.search(part) is not None)
         # "Please make a note regarding Project Kestrel: … the budget is now capped at
         # €240,000": the part that states a value goes, not the one that only names the subject
         states = cover > 0 and any(set(tokenize(m.group(0))).isdisjoint(tokens) for m in _VALUE_RUN.finditer(part))
@@ -790,11 +790,15 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     # "Harold's email address": a unit that writes an address with an @ says "email address"
     # ("… had his own, h.ashworth1939@btinternet.com")
     email_words = _EMAIL_WORDS & set(tokens) and (_EMAIL_WORDS | {"address"}) & set(tokens)
+    # "how much I lent him": a unit that writes a sum says "how much" ("I sent him $7,500")
+    wants_amount = not wants_code and bool(set(tokens) & _AMOUNT_WORDS)
 
     def says(unit: Unit, token: str) -> bool:
         if token in negated:
             return negated[token] in unit.tokens and _NEGATION.search(unit.text) is not None
         if wants_code and token == head and token not in unit.tokens and code_keys(unit.text):
+            return True
+        if wants_amount and token in _AMOUNT_WORDS and token not in unit.tokens and MONEY_SPAN.search(unit.text):
             return True
         if email_words and token in email_words and _EMAIL_VALUE.search(unit.text):
             return True
@@ -863,6 +867,13 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
             if (after is not None and code_keys(after.text) and _next_to(store, unit, after)
                     and _GOES_ON_WITH_IT.search(after.text)):
                 unit = after
+        elif wants_amount and not MONEY_SPAN.search(unit.text):
+            # "Kelvin Ho, friend since UBC, asked for help. I sent him $7,500 …": the sum is
+            # written in the next sentence, which goes on about whom this one names
+            after = _value_said_after(store, unit)
+            if (after is not None and MONEY_SPAN.search(after.text) and _next_to(store, unit, after)
+                    and (_GOES_ON_WITH_IT.search(after.text) or OTHER_PRONOUNS.search(after.text))):
+                unit = after
         scored.append((hit.score, coverage, unit))
     if not scored:
         return []
@@ -887,6 +898,8 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     if wants_code and any(c == best_cov and code_keys(u.text) for _, c, u in scored):
         # … and of the two, the one that writes it is the number
         scored = [x for x in scored if x[1] < best_cov or code_keys(x[2].text)]
+    if wants_amount and any(c == best_cov and MONEY_SPAN.search(u.text) for _, c, u in scored):
+        scored = [x for x in scored if x[1] < best_cov or MONEY_SPAN.search(x[2].text)]  # (… and a sum, the amount)
     # "my home address": "My home is in Mangwon-dong, 23 Poeun-ro …", not "The chair is for
     # home." — a sentence that writes no name or number states no value of it (and of an
     # address or a number, none without a digit: "Home delivery is Saturday morning")
@@ -1021,6 +1034,36 @@ def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON
             break
         out.append(nxt)
     return out
+
+
+def _someone_elses(store: MemoryStore, unit: Unit) -> bool:
+    """``unit`` is about another person: by its own words, or, when it names no one, by the
+    sentences before it in its turn ("B. Mom. IRCC requested her immigration medical. | Booked
+    with the panel physician in Guangzhou on March 12." is Mom's medical, not the user's)."""
+    if about_someone_else(unit.text):
+        return True
+    order = [i for i in store.turns[unit.turn_id].unit_ids if i in store.units]
+    at = order.index(unit.id) if unit.id in order else 0
+    for previous in reversed(order[max(0, at - 2):at]):
+        if not names_no_one(unit.text):
+            return False
+        text = store.units[previous].text
+        # (by a person named outright: "She prescribed …" is the doctor's act on the user)
+        if about_someone_else(text) and (KIN.search(text) or owners_of(text)):
+            return True
+        unit = store.units[previous]
+    return False
+
+
+def _says_some_of(store: MemoryStore, unit: Unit, phrase: str) -> bool:
+    """``unit`` says one of the content words of ``phrase``, or a word of its synonym group,
+    or (for "how much") writes a sum; a phrase with no such word is said by any unit."""
+    words = {t for t in _phrase_tokens(phrase) if t not in GENERIC or t in _AMOUNT_WORDS}
+    if not words:
+        return True
+    groups = attribute_synonyms()
+    said = set().union(words, *(groups.get(t, frozenset()) for t in words))
+    return bool(unit.tokens & said) or bool(words & _AMOUNT_WORDS and MONEY_SPAN.search(unit.text))
 
 
 def _value_said_after(store: MemoryStore, unit: Unit) -> Unit | None:
@@ -1477,8 +1520,15 @@ def resolve(
             keys = code_keys(phrase) | date_keys(phrase)
             by_code = units_spelling(store, keys, exclude_turn=request_turn_id)
             res.code_keys |= keys
-            found = by_code or match_phrase(store, with_context(phrase, intent.statements), exclude_turn=request_turn_id,
-                                            valued=True)
+            in_context = with_context(phrase, intent.statements)
+            found = by_code or match_phrase(store, in_context, exclude_turn=request_turn_id, valued=True)
+            added = in_context[: len(in_context) - len(phrase)].split()
+            if not by_code and added and all(w[:1].isupper() for w in added):
+                # the names the rest of the message gives say whose, not what: "Kelvin what the
+                # money was for" is not "Kelvin Ho, friend since UBC, asked for help", which
+                # says nothing of money (a topic it gives does say what: "the mortgage stuff
+                # … the lender")
+                found = [u for u in found if _says_some_of(store, u, phrase)]
             if not found and as_said != phrase and (in_context := with_context(as_said, intent.statements)) != as_said:
                 # the statement may use the pronoun too ("what she does: teaches Pilates"), with
                 # whom the request names beside it; a bare "her name" names nothing to look for
@@ -1528,7 +1578,7 @@ def resolve(
         # every user unit, not only those holding a lexicon word: a unit can belong to a
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
         for unit in store.user_units():
-            if unit.categories & cats and (others_too or not about_someone_else(unit.text)) and _discloses(unit):
+            if unit.categories & cats and (others_too or not _someone_elses(store, unit)) and _discloses(unit):
                 if owner_words and _MY_OWN_KIN.search(unit.text) and not unit.tokens & owner_words:
                     continue  # "his family": my own mother's birthday is none of it
                 for goes_on in [unit, *_told_on(store, unit)]:

@@ -535,6 +535,23 @@ def test_a_label_and_its_value_is_a_sentence_of_its_own() -> None:
     assert len(split_sentences("The flat is on Corve Street. Just keep that in mind.")) == 1
 
 
+def test_a_bulleted_list_is_its_items_with_a_bracket_that_keeps_one_out(tmp_path: Path) -> None:
+    """Each bullet after "…:" is an item however it starts ("• mum's score …"); a bracket
+    "(NOT the inhaler, keep that)" keeps the inhaler; a score is written "23/30"."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "took mum to the memory clinic at St Luke's\n- Dr. Osei (geriatrics). early vascular dementia\n"
+                          "- MMSE 23/30. struggled with recall\n- she still does her own shopping"),
+        ("S2", 2, "user", "- nurse started me on montelukast 10 mg last week\n- salbutamol inhaler stays in my gym bag"),
+        ("S3", 5, "user", "housekeeping. a couple of things i'd rather you didn't keep:\n"
+                          "  • the tablet the nurse started me on (NOT the inhaler, keep that one)\n"
+                          "  • mum's score from the memory clinic"),
+    ])
+    assert residue(system, "23/30", "montelukast") == []
+    assert "salbutamol" in stored(system, "units")
+    assert "own shopping" in stored(system, "units")
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

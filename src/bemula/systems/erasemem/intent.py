@@ -796,6 +796,8 @@ _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|th
                     r"carry-on|rigmarole|malarkey|mess|nonsense)\b", re.I)
 
 
+#: a bracket that keeps something out of the item it stands in: "(NOT the triptan, keep that one)"
+_BRACKETED_EXCEPTION = re.compile(r"\s*\(\s*(?:but\s+)?(?:not|except(?:\s+for)?)\s+[^)]*\)", re.I)
 #: an object that is only the telling: "(forget) I ever told you", "that I mentioned it"
 _ONLY_THE_TELLING = re.compile(r"(?:that\s+)?(?:i|i've|i’ve|i\s+have)\s+(?:ever\s+|even\s+|once\s+|just\s+)?"
                                r"(?:told|said|mentioned|shared|wrote|typed|brought\s+(?:it|that|this)\s+up)"
@@ -1629,6 +1631,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     spoken: dict[str, str] = {}  # object named as something the user said -> the sentence saying so
     pairs: set[str] = set()  # "X, Y" that a "both" points at: two items however bare
     counted_back: set[str] = set()  # what a count ("both of those") points back at: two items or more
+    bulleted: dict[str, list[str]] = {}  # a list given line by line after "…:", as one object -> its items
+    asides: list[str] = []  # what a bracket in an item keeps ("(NOT the triptan, keep that one)")
     for i, (clause, match) in enumerate(clauses):
         if match is None:
             continue
@@ -1726,12 +1730,22 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 items = []
                 for j in range(i + 1, len(clauses)):
                     item = BULLET.sub("", clauses[j][0]).strip(" .;")
-                    if clauses[j][1] is not None or not _PART_START.match(item):
+                    # (a bulleted line names a thing however it starts: "• dad's score from the clinic")
+                    if clauses[j][1] is not None or not (_PART_START.match(item) or (
+                            BULLET.match(clauses[j][0]) and _LIST_ITEM.match(item))):
                         break  # the list ends where a clause stops naming a thing
+                    # ("the preventive my GP started me on (NOT the triptan, keep that one)": the
+                    # bracket keeps something, which is no part of the item)
+                    kept_aside = _BRACKETED_EXCEPTION.search(item)
+                    if kept_aside:
+                        asides.append(kept_aside.group(0).strip(" ()"))
+                        item = (item[: kept_aside.start()] + item[kept_aside.end():]).strip()
                     items.append(item)
                     consumed.add(j)
                 if items:
                     antecedent = " and ".join(items)
+                    if len(items) >= 2:  # each line is an item, however its words would split
+                        bulleted[clean_target(antecedent)] = [clean_target(item) for item in items]
             if antecedent is None and before and (
                 clause[: match.start()].rstrip().endswith((":", "—", "–", " -"))
                 or (clause[: match.start()].rstrip().endswith(",")
@@ -1901,7 +1915,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         directives.append((clause, verb, obj))
     if not directives:
         return None
-    statements = [c for i, (c, m) in enumerate(clauses) if m is None and i not in consumed] + statements
+    statements = [c for i, (c, m) in enumerate(clauses) if m is None and i not in consumed] + statements + asides
 
     objects = [d[2].strip() for d in directives]
     directive_texts = [d[0] for d in directives]
@@ -2036,7 +2050,9 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     targets = []
     for target in cleaned:
         parts = split_targets(target)
-        if len(parts) == 1 and target in pairs:
+        if target in bulleted:
+            parts = bulleted[target]
+        elif len(parts) == 1 and target in pairs:
             parts = [p.strip() for p in target.split(", ")]
         elif len(parts) == 1 and target in counted_back:
             parts = [p for p in (p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", target)) if p] or parts

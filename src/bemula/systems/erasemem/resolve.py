@@ -21,6 +21,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from bemula.index.base import SearchHit
 from bemula.systems.erasemem.categories import (
     DRUG_SUFFIX,
     attribute_synonyms,
@@ -494,7 +495,8 @@ def _attribute_words(phrase: str) -> set[str]:
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
 
 
-_EXCEPT = re.compile(r"\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for|"
+_EXCEPT = re.compile(r"^(?:but\s+)?not\s+(?P<aside>[^,.;!?—–]+)"  # "NOT the triptan, keep that one" (an item's bracket)
+                     r"|\b(?:except(?:\s+for)?|apart\s+from|other\s+than|but\s+not|besides|save\s+for|"
                      r"(?:but|though)\s+(?:please\s+)?keep(?:\s+only)?|the\s+(?:one\s+|only\s+)?exception\s+(?:is|being))"
                      r"\s+(?P<x>[^.;!?—–]+)"
                      # "forget EDF and Bulb, just keep Octopus"
@@ -520,8 +522,8 @@ def _one_named(phrase: str, targets: list[str]) -> str:
 def exceptions_of(intent: ForgetIntent) -> list[str]:
     """What a request keeps out of what it removes ("except the onsite date", "Keep only the
     payment date, because …")."""
-    out = [(m.group("x") or m.group("kept") or m.group("still")).strip() for t in [*intent.targets, *intent.directives, *intent.statements]
-           for m in _EXCEPT.finditer(t)]
+    out = [(m.group("x") or m.group("kept") or m.group("still") or m.group("aside")).strip()
+           for t in [*intent.targets, *intent.directives, *intent.statements] for m in _EXCEPT.finditer(t)]
     for statement in intent.statements:
         for pattern in (_KEEP_STATEMENT, _EXCEPTION_IS, _YOU_CAN_KEEP, _STILL_NEED, _JUST_THIS, _ONE_THING_KEPT):
             m = pattern.match(statement)
@@ -782,6 +784,16 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         alt_weights = phrase_weights(store, searched, head)
         for t, alts in alternatives.items():
             weights[t] = max([weights[t], *(alt_weights.get(a, 0.0) for a in alts)])
+    wants_score = bool(set(tokens) & _SCORE_WORDS)
+    scores_written = [u for u in store.units.values() if _SCORE.search(u.text)] if wants_score else []
+    if scores_written:
+        # ("score", which memory never says, is said by the score written out, "MoCA 19/30": it
+        # weighs as much as the phrase's weightiest word, and a unit writing one is a candidate)
+        top = max(weights.values(), default=0.0)
+        weights.update({t: top for t in _SCORE_WORDS & set(tokens) if not weights.get(t)})
+        seen = {hit.id for hit in hits}
+        best_hit = max((hit.score for hit in hits), default=1.0)
+        hits = [*hits, *(SearchHit(u.id, best_hit) for u in scores_written if u.id not in seen)]
     total = sum(weights.values()) or 1.0
 
     # "the number from my passport": a unit that writes a code says the number ("My passport
@@ -792,6 +804,7 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     email_words = _EMAIL_WORDS & set(tokens) and (_EMAIL_WORDS | {"address"}) & set(tokens)
     # "how much I lent him": a unit that writes a sum says "how much" ("I sent him $7,500")
     wants_amount = not wants_code and bool(set(tokens) & _AMOUNT_WORDS)
+    # ("dad's score from the memory clinic": a unit that writes a score says "score", "MoCA 19/30")
 
     def says(unit: Unit, token: str) -> bool:
         if token in negated:
@@ -799,6 +812,8 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         if wants_code and token == head and token not in unit.tokens and code_keys(unit.text):
             return True
         if wants_amount and token in _AMOUNT_WORDS and token not in unit.tokens and MONEY_SPAN.search(unit.text):
+            return True
+        if wants_score and token in _SCORE_WORDS and token not in unit.tokens and _SCORE.search(unit.text):
             return True
         if email_words and token in email_words and _EMAIL_VALUE.search(unit.text):
             return True
@@ -839,10 +854,11 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
             continue  # the sentence before cannot make a unit that says none of it the fact
         before = store.said_before(unit)  # (looked up only for units that may count)
         if not required and modifiers and not any(says(unit, t) for t in modifiers) and not (
-                named_owners and before is not None and any(says(before, t) for t in modifiers & named_owners)):
-            continue  # (an owner may be named in the sentence before: "Ines … Her mobile is …")
+                named_owners and before is not None and any(says(before, t) for t in modifiers & named_owners)) and not (
+                modifiers <= named_owners and _named_earlier_in_turn(store, unit, named_owners)):
+            continue  # (an owner may be named in the sentence before: "Ines … Her mobile is …", or atop the list)
         if (named_owners and named_owners.isdisjoint(unit.tokens) and (before is None or named_owners.isdisjoint(before.tokens))
-                and not OTHER_PRONOUNS.search(unit.text)):
+                and not OTHER_PRONOUNS.search(unit.text) and not _named_earlier_in_turn(store, unit, named_owners)):
             continue  # ("His National Insurance number is …" may be Emeka's: a pronoun passes)
         if required:
             coverage = 1.0
@@ -900,6 +916,8 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         scored = [x for x in scored if x[1] < best_cov or code_keys(x[2].text)]
     if wants_amount and any(c == best_cov and MONEY_SPAN.search(u.text) for _, c, u in scored):
         scored = [x for x in scored if x[1] < best_cov or MONEY_SPAN.search(x[2].text)]  # (… and a sum, the amount)
+    if scores_written and any(c == best_cov and _SCORE.search(u.text) for _, c, u in scored):
+        scored = [x for x in scored if x[1] < best_cov or _SCORE.search(x[2].text)]  # (… and a score, the score)
     # "my home address": "My home is in Mangwon-dong, 23 Poeun-ro …", not "The chair is for
     # home." — a sentence that writes no name or number states no value of it (and of an
     # address or a number, none without a digit: "Home delivery is Saturday morning")
@@ -1034,6 +1052,23 @@ def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON
             break
         out.append(nxt)
     return out
+
+
+_SCORE_WORDS = frozenset(tokenize("score scores"))
+#: a score as written: "19/30", "22 out of 30" (not a date: what it is out of is ten or more)
+_SCORE = re.compile(r"\b\d{1,3}\s*/\s*[1-9]\d{1,2}\b|\b\d{1,3}\s+out\s+of\s+\d{1,3}\b", re.I)
+
+
+def _named_earlier_in_turn(store: MemoryStore, unit: Unit, owners: set[str]) -> bool:
+    """A sentence of ``unit``'s turn before it names one of ``owners``: a list the user writes
+    about someone names them once ("took dad to the memory clinic … - MoCA 19/30.")."""
+    for uid in store.turns[unit.turn_id].unit_ids:
+        if uid == unit.id:
+            return False
+        earlier = store.units.get(uid)
+        if earlier is not None and not owners.isdisjoint(earlier.tokens):
+            return True
+    return False
 
 
 def _someone_elses(store: MemoryStore, unit: Unit) -> bool:

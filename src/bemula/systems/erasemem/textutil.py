@@ -99,8 +99,8 @@ _SELF_WORDS = frozenset(("my", "mine", "i'm", "me"))
 def _is_aside(sentence: str) -> bool:
     """A short remark with no name, number or "my" in it ("Just keep that in mind.",
     "Anyway."): it belongs to the sentence before it, not in a memory unit of its own."""
-    if len(sentence) > 48 or _LABELLED.search(sentence):
-        return False  # (nor a label and its value: "Main topic: condo assignment.")
+    if len(sentence) > 48 or _LABELLED.search(sentence) or BULLET.match(sentence):
+        return False  # (nor a label and its value, "Main topic: condo assignment.", nor a list's line)
     words = _ASIDE_WORDS.findall(sentence)
     if len(words) > 6 or _DIGIT.search(sentence):
         return False

@@ -485,10 +485,12 @@ def test_a_new_sum_replaces_only_the_old_sum_beside_another(tmp_path: Path) -> N
 
 def test_how_much_i_lent_him_is_the_sum_not_the_sentence_that_names_him(tmp_path: Path) -> None:
     """"how much I lent him" after "The Tomasz thing": the sentence that writes the sum (said
-    of him by "him" after the one naming him), not the one that only names Tomasz, who stays."""
+    of him by "him" after the one naming him), not the one that only names Tomasz, who stays —
+    nor is that one "what the money was for", when memory says "money" where it means it."""
     system = make(tmp_path)
     feed(system, [
         ("S1", 0, "user", "Tomasz Wrona, my old flatmate, asked for help. I sent him £2,300 by bank transfer on 3 May."),
+        ("S1", 0, "user", "He needed the money for rent arrears."),
         ("S1", 0, "user", "Tomasz Wrona is moving to Gdansk in June for a job at the port."),
         ("S2", 6, "user", "The Tomasz thing: please delete how much I lent him and what the money was for."),
     ])
@@ -512,18 +514,35 @@ def test_the_figure_asked_for_is_the_part_whose_sum_it_is_in_any_currency(tmp_pa
 
 def test_my_own_health_leaves_a_sentence_that_goes_on_about_my_mother(tmp_path: Path) -> None:
     """"Booked with the panel physician … on 12 March." names no one: it is Mum's medical, as
-    the sentences before it in the turn say, not the user's health."""
+    the sentences before it in the turn say, when the request keeps Mum's."""
     system = make(tmp_path)
     feed(system, [
         ("S1", 0, "user", "I was diagnosed with IBS in December and I'm on mebeverine now."),
         ("S2", 2, "user", "Visa news. My mum needs an immigration medical. Booked with the panel physician in "
                           "Guangzhou on 12 March."),
         ("S2", 3, "user", "Michelle (spouse, dental hygienist) had a T4 income of $96,500."),
-        ("S3", 4, "user", "Please remove everything health-related about me."),
+        ("S3", 4, "user", "Please remove everything health-related about me, but keep my mum's medical."),
     ])
     assert residue(system, "IBS", "mebeverine") == []
     assert "12 March" in stored(system, "units")
     assert "96,500" in stored(system, "units")  # (a spouse is someone else too)
+
+
+def test_an_exceptions_label_keeps_what_follows() -> None:
+    from bemula.systems.erasemem.intent import parse_forget_request
+    from bemula.systems.erasemem.resolve import exceptions_of
+
+    intent = parse_forget_request("Cleanup:\n- Remove everything health-related about me.\n- Exceptions: keep Dad's inhaler.")
+    assert intent is not None and exceptions_of(intent) == ["Dad's inhaler"], intent
+
+
+def test_a_terse_line_after_news_of_someone_is_still_my_own_health(tmp_path: Path) -> None:
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My sister came over with the kids. Started sertraline last week, 50 mg."),
+        ("S2", 3, "user", "Please remove everything health-related about me."),
+    ])
+    assert residue(system, "sertraline") == []
 
 
 def test_a_label_and_its_value_is_a_sentence_of_its_own() -> None:
@@ -550,6 +569,20 @@ def test_a_bulleted_list_is_its_items_with_a_bracket_that_keeps_one_out(tmp_path
     assert residue(system, "23/30", "montelukast") == []
     assert "salbutamol" in stored(system, "units")
     assert "own shopping" in stored(system, "units")
+
+
+def test_a_name_given_outright_is_found_when_the_messages_other_names_lead_elsewhere(tmp_path: Path) -> None:
+    """"Forget Larch and Alder": the names the rest of the message gives (Beech House, Toxteth)
+    lead to other sentences; "Larch" is still the sentence that says it."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Dad's been at 9 Larch Road for forty years but the hill is too much for him now."),
+        ("S1", 1, "user", "He got a place at 4 Alder Court in the end. His carer Rosa Diaz sorted it."),
+        ("S2", 5, "user", "Alder Court flooded so he's in Flat 2, Beech House in Toxteth now. Forget Larch and Alder, "
+                          "I only want the current one."),
+    ])
+    assert residue(system, "Larch", "Alder") == []
+    assert "Rosa Diaz" in stored(system, "units")
 
 
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:

@@ -504,7 +504,7 @@ _EXCEPT = re.compile(r"^(?:but\s+)?not\s+(?P<aside>[^,.;!?—–]+)"  # "NOT the
                      # "…, the chair one's still live"
                      r"|,\s+(?:but\s+)?(?P<still>(?:the|my)\s+[^,.;!?]+?)(?:'s|’s|\s+is|\s+are)\s+(?:still\s+\w+|fine|staying|current)\b",
                      re.I)
-_KEEP_STATEMENT = re.compile(r"^\W*(?:but\s+|just\s+|please\s+|(?:you|u)\s+(?:can|could|may|should|must)\s+(?:still\s+|also\s+)?)*"
+_KEEP_STATEMENT = re.compile(r"^\W*(?:exceptions?\s*:\s*)?(?:but\s+|just\s+|please\s+|(?:you|u)\s+(?:can|could|may|should|must)\s+(?:still\s+|also\s+)?)*"
                              r"keep\s+(?:only\s+|just\s+)?(?P<x>[^,.;!?]+)", re.I)
 
 
@@ -1071,31 +1071,45 @@ def _named_earlier_in_turn(store: MemoryStore, unit: Unit, owners: set[str]) -> 
     return False
 
 
-def _someone_elses(store: MemoryStore, unit: Unit) -> bool:
+def _people_in(text: str) -> set[str]:
+    """The tokens of the people ``text`` names by kin word or possessive ("Mom's diabetes")."""
+    return set(tokenize(" ".join(m.group(0) for m in KIN.finditer(text)))) | owners_of(text)
+
+
+def _someone_elses(store: MemoryStore, unit: Unit, kept_people: set[str]) -> bool:
     """``unit`` is about another person: by its own words, or, when it names no one, by the
-    sentences before it in its turn ("B. Mom. IRCC requested her immigration medical. | Booked
-    with the panel physician in Guangzhou on March 12." is Mom's medical, not the user's)."""
+    sentences before it in its turn naming a person whose things the request keeps ("keep Mom's
+    diabetes" … "B. Mom. IRCC requested her immigration medical. | Booked with the panel
+    physician in Guangzhou on March 12." is Mom's medical). Only for such a person: a terse
+    line after "My sister came over." may well be the user's own news."""
     if about_someone_else(unit.text):
         return True
+    if not kept_people or not names_no_one(unit.text):
+        return False
     order = [i for i in store.turns[unit.turn_id].unit_ids if i in store.units]
     at = order.index(unit.id) if unit.id in order else 0
-    for previous in reversed(order[max(0, at - 2):at]):
-        if not names_no_one(unit.text):
-            return False
+    # back through the sentences that name no one or say "her"/"his" of someone before them
+    for previous in reversed(order[max(0, at - 3):at]):
         text = store.units[previous].text
+        people = _people_in(text) - _PRONOUN_OWNERS
         # (by a person named outright: "She prescribed …" is the doctor's act on the user)
-        if about_someone_else(text) and (KIN.search(text) or owners_of(text)):
+        if people & kept_people and about_someone_else(text):
             return True
-        unit = store.units[previous]
+        if people or not names_no_one(OTHER_PRONOUNS.sub(" ", text)):
+            return False
     return False
+
+
+_PRONOUN_OWNERS = frozenset(tokenize("her his their him she he they them"))
 
 
 def _says_some_of(store: MemoryStore, unit: Unit, phrase: str) -> bool:
     """``unit`` says one of the content words of ``phrase``, or a word of its synonym group,
-    or (for "how much") writes a sum; a phrase with no such word is said by any unit."""
+    or (for "how much") writes a sum; a phrase none of whose words memory says is said by any
+    unit."""
     words = {t for t in _phrase_tokens(phrase) if t not in GENERIC or t in _AMOUNT_WORDS}
-    if not words:
-        return True
+    if not any(_df(store, t) for t in words):
+        return True  # (memory says the thing in other words, "her job" as "works at Tesco": the names find it)
     groups = attribute_synonyms()
     said = set().union(words, *(groups.get(t, frozenset()) for t in words))
     return bool(unit.tokens & said) or bool(words & _AMOUNT_WORDS and MONEY_SPAN.search(unit.text))
@@ -1563,7 +1577,8 @@ def resolve(
                 # money was for" is not "Kelvin Ho, friend since UBC, asked for help", which
                 # says nothing of money (a topic it gives does say what: "the mortgage stuff
                 # … the lender")
-                found = [u for u in found if _says_some_of(store, u, phrase)]
+                found = [u for u in found if _says_some_of(store, u, phrase)] or match_phrase(
+                    store, phrase, exclude_turn=request_turn_id, valued=True)  # ("Dovecot", whose names led elsewhere)
             if not found and as_said != phrase and (in_context := with_context(as_said, intent.statements)) != as_said:
                 # the statement may use the pronoun too ("what she does: teaches Pilates"), with
                 # whom the request names beside it; a bare "her name" names nothing to look for
@@ -1612,8 +1627,9 @@ def resolve(
             cats = set()
         # every user unit, not only those holding a lexicon word: a unit can belong to a
         # category by a pattern alone ("starting metformin" is health by its drug-name stem)
+        kept_people = set().union(set(), *(_people_in(phrase) for phrase in exceptions_of(intent)))
         for unit in store.user_units():
-            if unit.categories & cats and (others_too or not _someone_elses(store, unit)) and _discloses(unit):
+            if unit.categories & cats and (others_too or not _someone_elses(store, unit, kept_people)) and _discloses(unit):
                 if owner_words and _MY_OWN_KIN.search(unit.text) and not unit.tokens & owner_words:
                     continue  # "his family": my own mother's birthday is none of it
                 for goes_on in [unit, *_told_on(store, unit)]:

@@ -585,6 +585,22 @@ def test_a_name_given_outright_is_found_when_the_messages_other_names_lead_elsew
     assert "Rosa Diaz" in stored(system, "units")
 
 
+def test_the_amount_of_a_pension_is_its_sum_and_it_is_paid_is_a_statement_of_its_own(tmp_path: Path) -> None:
+    """"the amount of my state pension" is the sum memory writes (it never says "amount");
+    ", and it is paid every fourth Wednesday …" is no predicate of the sum's part, and the
+    words beside the sum ("pension", "after tax") stay in the other sentences."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My state pension reference is SP 2231 8840."),
+        ("S1", 1, "user", "The pension comes to £812.40 a month after tax, and it is paid every fourth Wednesday into my "
+                          "Nationwide account."),
+        ("S2", 3, "user", "Please forget the amount of my state pension. The reference and the payment day may stay."),
+    ])
+    units = stored(system, "units")
+    assert residue(system, "812.40", "£812.40") == []
+    assert "fourth Wednesday" in units and "state pension reference is SP 2231 8840" in units
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

@@ -266,6 +266,9 @@ _LABEL = re.compile(r"^\s*(?P<label>(?!(?:for|to|in|on|at|about|with|from|of|as|
 _STATEMENT_COMMA = re.compile(r",\s+(?=(?:our|my|his|her|their|the)\s+(?:[\w-]+\s+){1,3}(?:is|are|was|were)\s)", re.I)
 #: a part must carry this many words of its own (not the request's) to be kept on its own
 MIN_KEPT_WORDS = 2
+#: … but "it is paid on the last working day" is a statement of its own about the subject
+_PASSIVE_CLAUSE = re.compile(r"^\s*(?:it|that|which)(?:'s|’s|\s+is|\s+was)\s+(?:\w+ed|paid|due|held|sent|kept|made|done|set|"
+                             r"spent|taken|given|run|built|sold|bought|paid)\b", re.I)
 _PREDICATE = re.compile(r"^\s*(?:is|are|was|were|has|have|had|will\s+be|'s|(?:that|it|which)(?:'s|’s|\s+is|\s+was)|namely)\b", re.I)
 _VALUE_LIKE = re.compile(r"\d|(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]+|[\w.+-]+@[\w-]+\.[\w.]+")
 
@@ -324,7 +327,7 @@ def _trim(store: MemoryStore, unit: Unit, targets: list[str]) -> tuple[str, str]
             drop.append(i + 1)
     # a predicate goes with its subject: "My dentist, the one I see, | is Tandarts De Wit"
     for i in range(len(parts)):
-        if i not in drop and _PREDICATE.match(parts[i]) and any(j < i for j in drop):
+        if i not in drop and _PREDICATE.match(parts[i]) and not _PASSIVE_CLAUSE.match(parts[i]) and any(j < i for j in drop):
             drop.append(i)
     # a bare number after a part that goes is that part's value: "… the Steuer-ID arrived by
     # post last week, | 57 392 048 161."
@@ -794,6 +797,12 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         seen = {hit.id for hit in hits}
         best_hit = max((hit.score for hit in hits), default=1.0)
         hits = [*hits, *(SearchHit(u.id, best_hit) for u in scores_written if u.id not in seen)]
+    if (head not in _IDENTIFIER_HEADS and (unsaid_amount := {t for t in _AMOUNT_WORDS & set(tokens) if not weights.get(t)})
+            and any(MONEY_SPAN.search(u.text) for u in store.units.values())):
+        # … and so is "the amount of my pension" by "£1,642.18 a month" (a unit that writes a sum
+        # says "amount": ``says``)
+        top = max(weights.values(), default=0.0)
+        weights.update(dict.fromkeys(unsaid_amount, top))
     total = sum(weights.values()) or 1.0
 
     # "the number from my passport": a unit that writes a code says the number ("My passport
@@ -1927,6 +1936,11 @@ def resolve(
                     # the number goes by its code key; the part's other words ("write", and the
                     # "WSC-II-S" every such number opens with) are no value of it
                     values = named_here
+                elif (sums := [m.group(0) for m in MONEY_SPAN.finditer(trim[0])]) and any(
+                        set(_phrase_tokens(p)) & _AMOUNT_WORDS for p in intent.targets):
+                    # "the amount of my pension" from "The pension comes to £1,642.18 a month after
+                    # tax": the sum's leading figures (and its code key), not "pension" or "tax"
+                    values = {g for s in sums for g in re.findall(r"(?<![\d,.])\d+", s) if len(g) >= 2}
                 elif named_here or (named_code and code_keys(trim[0])):
                     # "forget Dr Thorsby and Smile Studio": the request names the values; the
                     # part's other words ("my dentist was …") say what they were

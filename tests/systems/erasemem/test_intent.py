@@ -179,6 +179,23 @@ def test_a_count_of_values_floating_around_is_no_target() -> None:
     assert intent is not None and intent.targets == ["the old figure"], intent
 
 
+def test_a_chosen_plan_is_a_fact_and_a_drafted_plan_is_chat() -> None:
+    intent = parse_forget_request("Here's what I'd like: forget the plan we went with, the insurer and the $212.")
+    assert intent is not None and intent.targets[0] == "the plan we went with", intent
+    assert parse_forget_request("Forget the plan you drafted, let's start again from scratch.") is None
+
+
+def test_have_it_taken_out_of_your_memory_asks_for_removal() -> None:
+    intent = parse_forget_request("My daughter would like me to have her school's address taken out of your memory.")
+    assert intent is not None and intent.targets == ["her school's address"], intent
+    assert parse_forget_request("I had my wisdom teeth taken out of my jaw last spring.") is None
+
+
+def test_why_after_a_target_is_no_part_of_it() -> None:
+    intent = parse_forget_request("Please forget the date I gave you for the hearing so I don't get confused.")
+    assert intent is not None and intent.targets == ["the date I gave you for the hearing"], intent
+
+
 def test_forget_i_said_that_with_nothing_named_is_what_was_just_said() -> None:
     intent = parse_forget_request("Ugh, I was drunk last night. Forget I said that.")
     assert intent is not None and intent.targets == ["what I just told you"], intent

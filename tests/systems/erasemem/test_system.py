@@ -601,6 +601,20 @@ def test_the_amount_of_a_pension_is_its_sum_and_it_is_paid_is_a_statement_of_its
     assert "fourth Wednesday" in units and "state pension reference is SP 2231 8840" in units
 
 
+def test_the_date_given_for_a_postponed_operation_is_its_date(tmp_path: Path) -> None:
+    """"the date I gave you for it" after "they've postponed the op": "it" is the op, said
+    "hip replacement surgery" in memory, and the date goes in both spellings; the hospital and
+    the physio date stay."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My hip surgery at Royal Derby is booked for 4/12. Physio starts on 20 January."),
+        ("S1", 0, "assistant", "Noted: surgery on 4th December at Royal Derby."),
+        ("S2", 6, "user", "The hospital rang and they've postponed the op. Please forget the date I gave you for it."),
+    ])
+    assert residue(system, "4/12", "4th December") == []
+    assert "Royal Derby" in stored(system, "units") and "20 January" in stored(system, "units")
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

@@ -388,6 +388,12 @@ def before_exception(description: str) -> str:
     return _EXCEPT_TAIL.split(description)[0]
 
 
+#: "the plan we actually picked", "the option I went with": a thing of the user's life the
+#: user chose, not a text the chat wrote ("the plan you drafted")
+_CHOSEN_BY_US = re.compile(r"^\s*(?:the|my|our)\s+\w+\s+(?:that\s+|which\s+)?(?:we|i)\s+(?:\w+ly\s+)?(?:picked|chose|"
+                           r"went\s+with|signed\s+up\s+for|bought|took\s+out|settled\s+on|ended\s+up\s+with)\b", re.I)
+
+
 def _not_a_memory_object(rest: str, verb: str) -> bool:
     """The removal verb's object is a part of a text, a thing of the chat, the user, or a
     physical thing in a place: an instruction about the task at hand, not about memory."""
@@ -405,7 +411,8 @@ def _not_a_memory_object(rest: str, verb: str) -> bool:
     if _TIME_SLOT.match(obj) or re.match(r"^(?:my|the)\s+(?:calendar|diary|agenda|planner)\s+(?:for|on|next|this)\b", obj, re.I):
         return True  # "clear my Friday afternoon", "clear my calendar for Friday": a calendar, not memory
     if _CHAT_THING.match(obj) and not re.match(r"^\s*(?:my|the)\s+(?:old|previous|earlier|outdated|former|last)\s+"
-                                               r"(?:answer|one|value|version)\b(?!\s+(?:in|to)\s+the\b)", obj, re.I):
+                                               r"(?:answer|one|value|version)\b(?!\s+(?:in|to)\s+the\b)", obj, re.I) and not (
+            _CHOSEN_BY_US.match(obj)):
         return True
     return bool(re.match(r"(?:don't|dont|don’t|do\s+not|never)\s+(?:store|keep)", verb, re.I)
                 and _PHYSICAL_PLACE.match(obj))
@@ -441,6 +448,8 @@ _LEAD_STRIP = [
     r"(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])[).])\s+",
 ]
 _TAIL_STRIP = [
+    # "the date I gave you for it so I don't get muddled": why, not what
+    r"\s+so\s+(?:that\s+)?(?:i|we)\s+(?:don't|dont|don’t|do\s+not|won't|wont|won’t|can't|cant|can’t)\b.*$",
     # "… really shouldn't be in your records"
     r"\s+(?:really\s+|just\s+)?(?:shouldn't|should\s+not|mustn't|must\s+not|doesn't\s+need\s+to|"
     r"does\s+not\s+need\s+to)\s+(?:be|stay|sit|live)\b.*$",
@@ -1293,6 +1302,12 @@ _IDIOMS: list[_Rewrite] = [
     # "don't go putting two and two together", "don't connect the dots"
     (r"\b(don't|do\s+not|never)\s+go\s+", r"\1 ", ("go",)),
     (r"\bconnect(?:ing)?\s+(?:the|any)\s+dots\b", "put two and two together", ("dots",)),
+    # "she'd like me to have the second doctor I gave you taken out of your memory": the
+    # causative "have X taken out of" asks for X's removal
+    (r"\b(?:(?:i|i'd|she'd|he'd|we'd|they'd|[a-z]+\s+would)\s+like\s+(?:me|us)\s+to\s+)?have\s+"
+     r"((?:(?!\b(?:taken|removed|deleted|wiped|erased|cleared)\b)[^.?!;]){2,80}?)\s+(?:taken\s+out\s+of|"
+     r"removed\s+from|deleted\s+from|wiped\s+from|erased\s+from|cleared\s+(?:out\s+)?(?:of|from))\s+(?:your|ur|the)\s+"
+     r"(?:memory|notes|records?|files?|system)\b", r"please remove \1 from your memory", ("have",)),
     # "I don't want that kept", "I'd rather it wasn't stored"
     (r"\bi\s+(?:don't|do\s+not|no\s+longer)\s+want\s+((?:(?!\bkept\b)[^.?!;]){1,60}?)\s+"
      r"(?:kept|stored|saved|remembered|on\s+file|on\s+record)\b", r"i don't want you to keep \1", ("want",)),

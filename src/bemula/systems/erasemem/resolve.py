@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -787,22 +788,19 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         alt_weights = phrase_weights(store, searched, head)
         for t, alts in alternatives.items():
             weights[t] = max([weights[t], *(alt_weights.get(a, 0.0) for a in alts)])
-    wants_score = bool(set(tokens) & _SCORE_WORDS)
-    scores_written = [u for u in store.units.values() if _SCORE.search(u.text)] if wants_score else []
-    if scores_written:
-        # ("score", which memory never says, is said by the score written out, "MoCA 19/30": it
-        # weighs as much as the phrase's weightiest word, and a unit writing one is a candidate)
-        top = max(weights.values(), default=0.0)
-        weights.update({t: top for t in _SCORE_WORDS & set(tokens) if not weights.get(t)})
-        seen = {hit.id for hit in hits}
-        best_hit = max((hit.score for hit in hits), default=1.0)
-        hits = [*hits, *(SearchHit(u.id, best_hit) for u in scores_written if u.id not in seen)]
-    if (head not in _IDENTIFIER_HEADS and (unsaid_amount := {t for t in _AMOUNT_WORDS & set(tokens) if not weights.get(t)})
-            and any(MONEY_SPAN.search(u.text) for u in store.units.values())):
-        # … and so is "the amount of my pension" by "£1,642.18 a month" (a unit that writes a sum
-        # says "amount": ``says``)
-        top = max(weights.values(), default=0.0)
-        weights.update(dict.fromkeys(unsaid_amount, top))
+    # a word for a kind of value that memory writes out but never names ("score" of "MoCA
+    # 19/30", "amount" of "£1,642.18 a month", "date" of "booked for 3/11"): a unit that writes
+    # such a value says the word (``says``), and the word weighs as much as the phrase's
+    # weightiest; a unit that writes a score is a candidate even when it says no other word
+    shapes = {word: writes for words, writes in _VALUE_SHAPES for word in words & set(tokens)
+              if not (head in _IDENTIFIER_HEADS and words is _AMOUNT_WORDS)}
+    written = {word: [u for u in store.units.values() if writes(u.text)] for word, writes in shapes.items()}
+    top = max(weights.values(), default=0.0)
+    weights.update({word: top for word, units in written.items() if units and not weights.get(word)})
+    seen = {hit.id for hit in hits}
+    best_hit = max((hit.score for hit in hits), default=1.0)
+    hits = [*hits, *(SearchHit(u.id, best_hit) for word in shapes if word in _SCORE_WORDS
+                     for u in written[word] if u.id not in seen)]
     total = sum(weights.values()) or 1.0
 
     # "the number from my passport": a unit that writes a code says the number ("My passport
@@ -813,16 +811,13 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     email_words = _EMAIL_WORDS & set(tokens) and (_EMAIL_WORDS | {"address"}) & set(tokens)
     # "how much I lent him": a unit that writes a sum says "how much" ("I sent him $7,500")
     wants_amount = not wants_code and bool(set(tokens) & _AMOUNT_WORDS)
-    # ("dad's score from the memory clinic": a unit that writes a score says "score", "MoCA 19/30")
 
     def says(unit: Unit, token: str) -> bool:
         if token in negated:
             return negated[token] in unit.tokens and _NEGATION.search(unit.text) is not None
         if wants_code and token == head and token not in unit.tokens and code_keys(unit.text):
             return True
-        if wants_amount and token in _AMOUNT_WORDS and token not in unit.tokens and MONEY_SPAN.search(unit.text):
-            return True
-        if wants_score and token in _SCORE_WORDS and token not in unit.tokens and _SCORE.search(unit.text):
+        if token in shapes and token not in unit.tokens and shapes[token](unit.text):
             return True
         if email_words and token in email_words and _EMAIL_VALUE.search(unit.text):
             return True
@@ -923,10 +918,10 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     if wants_code and any(c == best_cov and code_keys(u.text) for _, c, u in scored):
         # … and of the two, the one that writes it is the number
         scored = [x for x in scored if x[1] < best_cov or code_keys(x[2].text)]
-    if wants_amount and any(c == best_cov and MONEY_SPAN.search(u.text) for _, c, u in scored):
-        scored = [x for x in scored if x[1] < best_cov or MONEY_SPAN.search(x[2].text)]  # (… and a sum, the amount)
-    if scores_written and any(c == best_cov and _SCORE.search(u.text) for _, c, u in scored):
-        scored = [x for x in scored if x[1] < best_cov or _SCORE.search(x[2].text)]  # (… and a score, the score)
+    for writes in dict.fromkeys(shapes.values()):
+        if any(c == best_cov and writes(u.text) for _, c, u in scored):
+            # (… and of those, the one that writes it: the sum is the amount, "19/30" the score)
+            scored = [x for x in scored if x[1] < best_cov or writes(x[2].text)]
     # "my home address": "My home is in Mangwon-dong, 23 Poeun-ro …", not "The chair is for
     # home." — a sentence that writes no name or number states no value of it (and of an
     # address or a number, none without a digit: "Home delivery is Saturday morning")
@@ -1066,6 +1061,24 @@ def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON
 _SCORE_WORDS = frozenset(tokenize("score scores"))
 #: a score as written: "19/30", "22 out of 30" (not a date: what it is out of is ten or more)
 _SCORE = re.compile(r"\b\d{1,3}\s*/\s*[1-9]\d{1,2}\b|\b\d{1,3}\s+out\s+of\s+\d{1,3}\b", re.I)
+_DATE_WORDS = frozenset(tokenize("date dates"))
+
+
+def _writes_money(text: str) -> bool:
+    return MONEY_SPAN.search(text) is not None
+
+
+def _writes_score(text: str) -> bool:
+    return _SCORE.search(text) is not None
+
+
+def _writes_date(text: str) -> bool:
+    return bool(date_spans(text))
+
+
+#: the words for a kind of value, and how a text writes one
+_VALUE_SHAPES: tuple[tuple[frozenset[str], Callable[[str], bool]], ...] = (
+    (_AMOUNT_WORDS, _writes_money), (_SCORE_WORDS, _writes_score), (_DATE_WORDS, _writes_date))
 
 
 def _named_earlier_in_turn(store: MemoryStore, unit: Unit, owners: set[str]) -> bool:
@@ -1114,14 +1127,14 @@ _PRONOUN_OWNERS = frozenset(tokenize("her his their him she he they them"))
 
 def _says_some_of(store: MemoryStore, unit: Unit, phrase: str) -> bool:
     """``unit`` says one of the content words of ``phrase``, or a word of its synonym group,
-    or (for "how much") writes a sum; a phrase none of whose words memory says is said by any
-    unit."""
+    or writes the kind of value it names (a sum for "how much", ``_VALUE_SHAPES``); a phrase
+    none of whose words memory says is said by any unit."""
     words = {t for t in _phrase_tokens(phrase) if t not in GENERIC or t in _AMOUNT_WORDS}
     if not any(_df(store, t) for t in words):
         return True  # (memory says the thing in other words, "her job" as "works at Tesco": the names find it)
     groups = attribute_synonyms()
     said = set().union(words, *(groups.get(t, frozenset()) for t in words))
-    return bool(unit.tokens & said) or bool(words & _AMOUNT_WORDS and MONEY_SPAN.search(unit.text))
+    return bool(unit.tokens & said) or any(words & kind and writes(unit.text) for kind, writes in _VALUE_SHAPES)
 
 
 def _value_said_after(store: MemoryStore, unit: Unit) -> Unit | None:
@@ -1383,6 +1396,13 @@ _PERSON_REFERENCE = re.compile(
     rf"|\b(?i:my\s+(?:(?:new|old|current|ex|ex-|little|big|older|younger)\s*)?{KIN_WORDS})(?:\s+(?P<named>[A-Z][a-z]+))?\b"
     r"|\b(?P<name>[A-Z][a-z]{2,})\b")
 #: a thing the user says is ending, for "its": "I'm closing the savings account … forget its number"
+#: "… for it", "… of it" closing a target: the thing is named elsewhere in the request
+_FOR_IT = re.compile(r"\s+(for|of|about|on)\s+it\s*$", re.I)
+#: a thing whose plans changed: "they've postponed the op", "we moved the wedding"
+_CHANGED_THING = re.compile(
+    r"\b(?:postponed|postponing|moved|moving|rescheduled|rescheduling|cancel+ed|cancel+ing|called\s+off|pushed\s+back|"
+    r"delayed|brought\s+forward)\s+(?P<thing>(?:the|my|our|his|her)\s+(?:[\w-]+\s+){0,2}?[\w-]+?)(?=\s*[,.;:!?]|\s+(?:to|till|"
+    r"until|again|and|but|so|because)\b|\s*$)", re.I)
 _ENDED_THING = re.compile(
     r"\b(?:closing|closed|cancel+ing|cancel+ed|sold|selling|ended|ending|stopped|stopping|returned|returning|"
     r"shut(?:ting)?|quit(?:ting)?|leaving|left|scrapped|scrapping)\s+(?:down\s+)?"
@@ -1485,6 +1505,12 @@ def without_pronoun(phrase: str, statements: list[str], directives: list[str], s
     "Greg's girlfriend's name", "what she does for work" is "what Greg's girlfriend does for
     work", "its tracking number" after "lamp's here" is "the lamp's tracking number"."""
     alone = PERSON_ALONE.fullmatch(phrase.strip())
+    thing_it = _FOR_IT.search(phrase)
+    if thing_it and not _PRONOUN.search(phrase):
+        # "the date I gave you for it" after "they've postponed the op": the thing whose plans
+        # changed, named in the request's other sentences
+        things = [m.group("thing") for st in statements for m in (*_ENDED_THING.finditer(st), *_CHANGED_THING.finditer(st))]
+        return phrase[: thing_it.start()] + f" {thing_it.group(1)} {things[-1]}" if things else phrase
     if not _PRONOUN.search(phrase) and not alone:
         return phrase
     # a person by object pronoun alone is looked for as its subject form ("her" -> "she")

@@ -615,6 +615,22 @@ def test_the_date_given_for_a_postponed_operation_is_its_date(tmp_path: Path) ->
     assert "Royal Derby" in stored(system, "units") and "20 January" in stored(system, "units")
 
 
+def test_his_home_address_is_where_he_is_staying_and_his_job_stays(tmp_path: Path) -> None:
+    """"not to share his home address with anyone": the part "he's staying at Flat B-12 …"
+    goes; "he's joined Orbit Labs" stays; "with anyone" is no part of the target, and "b" of
+    "B-12" is no value to blank everywhere."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "My cousin Arjun just shifted to Pune — he's staying at Flat B-12, Lotus Heights, Kothrud, "
+                          "and he's joined Orbit Labs in Baner as a tech lead."),
+        ("S1", 1, "user", "His bike is a Bajaj Pulsar, plate MH 12 AB 4417."),
+        ("S2", 4, "user", "Arjun told me not to share his home address with anyone. Please drop that bit from your memory."),
+    ])
+    units = stored(system, "units")
+    assert residue(system, "Lotus Heights", "Kothrud") == []
+    assert "Orbit Labs" in units and "MH 12 AB 4417" in units
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

@@ -448,6 +448,8 @@ _LEAD_STRIP = [
     r"(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])[).])\s+",
 ]
 _TAIL_STRIP = [
+    # "(not to share) his home address with anyone": with whom it is shared is no part of it
+    r"\s+with\s+(?:anyone|anybody|everyone|everybody|other\s+people|others|people)\b.*$",
     # "the date I gave you for it so I don't get muddled": why, not what
     r"\s+so\s+(?:that\s+)?(?:i|we)\s+(?:don't|dont|don’t|do\s+not|won't|wont|won’t|can't|cant|can’t)\b.*$",
     # "… really shouldn't be in your records"

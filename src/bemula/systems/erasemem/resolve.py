@@ -1980,6 +1980,10 @@ def resolve(
                                if 0 < _df(store, t) <= MAX_VALUE_DF}
                 if "@" in trim[0]:
                     values -= _MAIL_SUFFIXES  # "…@kestrelmail.ie": "ie" is every Irish address's
+                # (nor a word of the attribute's group: "staying" of "he's staying at Flat B-702"
+                # says the address, it is no part of it)
+                groups = attribute_synonyms()
+                values -= set().union(set(), *(groups.get(t, frozenset()) for t in described))
                 res.value_tokens |= (values - described) or values
                 res.code_keys |= code_keys(trim[0]) | date_keys(trim[0])
                 res.unit_ghosts.append(tuple(tokenize(trim[0])))
@@ -2120,6 +2124,9 @@ def resolve(
         if intent.kind == ForgetKind.CATEGORY:
             kept_dates = set().union(set(), *(date_keys(u.text) for u in kept_units))
             res.code_keys |= set().union(set(), *(date_keys(u.text) for u in selected.values())) - kept_dates
+    # a single letter or digit is no value to blank everywhere ("b" of "Flat B-702", "3" of
+    # "3 Fernhill Court"): the value goes by its other words and its code key
+    res.value_tokens = {t for t in res.value_tokens if len(t) > 1}
     res.delete_units = sorted(selected)
     return res
 

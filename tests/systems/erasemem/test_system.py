@@ -631,6 +631,40 @@ def test_his_home_address_is_where_he_is_staying_and_his_job_stays(tmp_path: Pat
     assert "Orbit Labs" in units and "MH 12 AB 4417" in units
 
 
+def test_her_new_tablets_the_ones_for_her_mood_are_the_drug_named_after_her(tmp_path: Path) -> None:
+    """", the ones the GP put her on for her mood" says which tablets, it is no second item;
+    "she's started on citalopram" is Priya's (named in the exchange before), and of its parts
+    the one naming the drug goes, not "the GP said …"; the iron tablets stay."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Priya's GP, Dr Lowe, has put her on Ferrous Fumarate, one a day, for the anaemia."),
+        ("S2", 3, "assistant", "How is Priya doing this week?"),
+        ("S2", 3, "user", "she saw Dr Lowe yesterday about the low mood. she's started on citalopram, 20 mg, the GP said "
+                          "it takes a few weeks to kick in."),
+        ("S3", 6, "user", "the thing I told you about Priya's new tablets, the ones the GP put her on for her mood. "
+                          "I'd rather you didn't hold on to that."),
+    ])
+    assert residue(system, "citalopram") == []
+    assert "Ferrous Fumarate" in stored(system, "units")
+
+
+def test_the_rating_the_one_on_the_website_goes_and_the_listed_exceptions_each_stay(tmp_path: Path) -> None:
+    """"The rating from March, the one on the website …" is one thing (memory says "Result: …
+    on the internet"); "The date, the boiler story, the follow-up, all that you can keep" keeps
+    each of them, the date's sentence too."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Tuesday 3 March, mid-service, the hygiene inspector came with her clipboard."),
+        ("S1", 0, "user", "The boiler was leaking so the hot water failed the check."),
+        ("S1", 0, "user", "Result: 'Improvement necessary' on the Scores on the Doors page, for everybody on the internet."),
+        ("S2", 9, "user", "The rating from March, the one on the website that upset me — please take it out of your "
+                          "memory. The date, the boiler story, the follow-up, all that you can keep."),
+    ])
+    units = stored(system, "units")
+    assert residue(system, "Improvement necessary") == []
+    assert "3 March" in units and "boiler was leaking" in units
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

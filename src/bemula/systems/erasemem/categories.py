@@ -191,7 +191,8 @@ _LEXICON: dict[str, tuple[str, str]] = {
 DRUG_SUFFIX = re.compile(
     r"^[a-z]{3,}(?:formin|cillin|mycin|cycline|pril|sartan|olol|statin|azole|prazole|oxetine|"
     r"pam|profen|triptan|dronate|parin|floxacin|vir|mab|tidine|gliptin|lukast|azepam|sone|"
-    r"olone|afil|caine|dipine|clone|grel|osin|traline|zodone|zolam|prazole|setron|lamide)$"
+    r"olone|afil|caine|dipine|clone|grel|osin|traline|zodone|zolam|prazole|setron|lamide|pram|apine|idone|"
+    r"triptyline|trigine|racetam|thyroxine)$"
 )
 
 #: F4: words that name the same conclusion ("commute" is also asked as "travel between")

@@ -645,8 +645,11 @@ def _split_list(target: str) -> list[str]:
         # "that email i gave you for the xbox, my brother goes thru my phone": the words after
         # the comma say why, they are no second thing
         return [target.split(",")[0].strip()] if "," in target else [target]
-    if len(parts) == 2 and _APPOSITIVE_ONE.fullmatch(parts[1]) and not _APPOSITIVE_ONE.fullmatch(parts[0]):
-        return [target]  # "that second account number I gave you, the savings one": one thing, said twice
+    if len(parts) == 2 and (_APPOSITIVE_ONE.fullmatch(parts[1]) or _APPOSITIVE_RELATIVE.fullmatch(parts[1])) and not (
+            _APPOSITIVE_ONE.fullmatch(parts[0])):
+        # "that second account number I gave you, the savings one", "Jess's new tablets, the
+        # ones the GP put her on for her mood": one thing, said twice
+        return [target]
     if len(parts) < 2:
         # "Whitfield and forget Whitfield": one thing named twice
         return parts if len(raw_parts) > 1 and _NAMED.match(parts[0]) else [target]
@@ -664,6 +667,8 @@ def _split_list(target: str) -> list[str]:
 
 
 _APPOSITIVE_ONE = re.compile(r"(?:the|that)\s+(?:[\w'’-]+\s+){1,2}one", re.I)
+_APPOSITIVE_RELATIVE = re.compile(r"(?:the|that|those)\s+ones?\s+(?:that|which|who|i|you|we|he|she|they|the|my|on|from|"
+                                  r"in|at|with)\b.*", re.I)
 
 
 #: a clause, not a list item: a subject and a finite verb ("my brother goes thru my phone")
@@ -1818,6 +1823,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                     # anyone, so the pregnancy thing — act like I never said it"
                     tail = re.split(r",\s+(?:(?:so|and|but|plus)\s+)?(?=(?:the|my|our|that|this)\b)", previous,
                                     flags=re.I)[-1]
+                    if _APPOSITIVE_RELATIVE.fullmatch(tail) or _APPOSITIVE_ONE.fullmatch(tail):
+                        tail = previous  # ("The grade from February, the one on the website": one thing)
                     # the nearer noun phrase first; a count ("all three") takes the whole list
                     # after the lead-in ("bit of cleanup: the company …, the hiring manager's name, and …")
                     nearest = (re.split(r":\s+", previous)[-1], previous) if target == "both" else (tail, previous)

@@ -421,7 +421,11 @@ def _parts_meant(store: MemoryStore, parts: list[str], tokens: list[str], heads:
         # "Please make a note regarding Project Kestrel: … the budget is now capped at
         # €240,000": the part that states a value goes, not the one that only names the subject
         states = cover > 0 and any(set(tokenize(m.group(0))).isdisjoint(tokens) for m in _VALUE_RUN.finditer(part))
-        scored.append((writes_code, bool(own & heads), states, cover, i))
+        # (the head said by its group or, for a medicine, by a drug's name: "tablets" of "she's
+        # started on sertraline")
+        says_head = bool(own & heads) or any(not groups.get(h, frozenset()).isdisjoint(own) or (
+            h in _MEDICATION_WORDS and any(DRUG_SUFFIX.match(o) for o in own)) for h in heads)
+        scored.append((writes_code, says_head, states, cover, i))
     best = max(scored)
     if best[3] <= 0 and not (best[0] and any(c > 0 for *_, c, _ in scored)):
         return []
@@ -542,9 +546,16 @@ def exceptions_of(intent: ForgetIntent) -> list[str]:
     # "Keep Gran's and the rest of the list": the rest is what the request did not name
     out = [re.sub(r"\s*(?:,\s*)?(?:and\s+)?(?:all\s+)?(?:the\s+rest(?:\s+of\s+[^,.;!?]+)?|everything\s+else|the\s+others?)\s*$",
                   "", x, flags=re.I) for x in out]
+    # "The date, the fridge story, the follow-up, all that you can keep": each item is kept
+    out = [item.strip() for x in out for item in (re.split(r",\s*(?:and\s+)?|\s+and\s+", x)
+                                                  if x.count(",") >= 2 and _ALL_ITEMS.match(x) else [x])
+           if not re.fullmatch(r"(?:and\s+)?(?:all|all\s+of)\s+(?:that|this|those|it)|everything(?:\s+else)?", item.strip(), re.I)]
     return [x for x in out if _phrase_tokens(x)]
 
 
+#: a list whose items each name a thing: "The date, the fridge story, the follow-up, all that"
+_ALL_ITEMS = re.compile(r"^(?:(?:the|my|our|his|her|their)\s+[^,]+|(?:and\s+)?all\s+(?:of\s+)?(?:that|this|those))"
+                        r"(?:,\s*(?:and\s+)?(?:(?:the|my|our|his|her|their)\s+[^,]+|all\s+(?:of\s+)?(?:that|this|those)))+\s*$", re.I)
 _STILL_NEED = re.compile(r"^\W*(?:the\s+)?(?:only|one)\s+thing\b[^.;!?]*?\b(?:i\s+(?:still\s+)?(?:need|want)|worth\s+keeping)"
                          r"\s+is\s+(?P<x>[^,.;!?]+)", re.I)
 _EXCEPTION_IS = re.compile(r"^\W*the\s+(?:one|only)\s+exception\s+(?:is|being)\s+(?P<x>[^.;!?]+)", re.I)
@@ -845,6 +856,10 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
     # named by "father" as much)
     own_words = {w for m in re.finditer(r"\b(?:my|our)\s+([\w-]+)\b(?!['’])", phrase, re.I) for w in tokenize(m.group(1))}
     required = {t for t in alternatives if not _df(store, t) and t in own_words}
+    if head in _MEDICATION_WORDS and head in alternatives and not _df(store, head):
+        # ("Priya's new tablets, the ones the GP put her on": memory never says "tablets" but
+        # names drugs; the fact is one of those, not "the GP has put her on Ferrous Fumarate")
+        required.add(head)
     scored: list[tuple[float, float, Unit]] = []
     for hit in hits:
         unit = store.units.get(hit.id)
@@ -1083,12 +1098,22 @@ _VALUE_SHAPES: tuple[tuple[frozenset[str], Callable[[str], bool]], ...] = (
 
 def _named_earlier_in_turn(store: MemoryStore, unit: Unit, owners: set[str]) -> bool:
     """A sentence of ``unit``'s turn before it names one of ``owners``: a list the user writes
-    about someone names them once ("took dad to the memory clinic … - MoCA 19/30.")."""
+    about someone names them once ("took dad to the memory clinic … - MoCA 19/30."). A
+    sentence that says "she"/"he" may have them named in the exchange just before ("how's Jess
+    doing?" … "she saw Dr Haddad … she's started on sertraline")."""
     for uid in store.turns[unit.turn_id].unit_ids:
         if uid == unit.id:
-            return False
+            break
         earlier = store.units.get(uid)
         if earlier is not None and not owners.isdisjoint(earlier.tokens):
+            return True
+    if not OTHER_PRONOUNS.search(unit.text):
+        return False
+    # (the exchange just before: "how's Jess doing?" … "she's started on sertraline")
+    number = int(unit.turn_id[1:])
+    for k in range(number - 1, max(number - 3, -1), -1):
+        turn = store.turns.get(f"t{k:06d}")
+        if turn is not None and turn.session_id == unit.session_id and not owners.isdisjoint(tokenize(turn.text)):
             return True
     return False
 
@@ -1996,6 +2021,8 @@ def resolve(
     # loses it (in every spelling, by its code key), not its other words ("mum", "landline"
     # of "My mum's landline is 0161 496 0733" stay in every other memory)
     wants_code = any(head_of(p) in _IDENTIFIER_HEADS for p in intent.targets)
+    synonym_groups = attribute_synonyms()
+    described_groups = described.union(*(synonym_groups.get(t, frozenset()) for t in described))
     for unit in selected.values():
         if not window:
             own = code_keys(unit.text)
@@ -2005,7 +2032,8 @@ def resolve(
                 res.code_keys |= own
             if not (wants_code and own and len(own) <= 4):
                 # "delete my pet food brand": the request's words name the attribute, not the value
-                values = value_tokens_of(store, unit, exclude=described) or value_tokens_of(store, unit)
+                # (and so do the words of their groups: "internet" for "the website")
+                values = value_tokens_of(store, unit, exclude=described_groups) or value_tokens_of(store, unit)
                 # a name the request gives outright is a value however often memory says it
                 # ("Sandy … wipe him": "sandy" is in three sentences, so no rare word)
                 res.value_tokens |= values | (named_values & unit.tokens)

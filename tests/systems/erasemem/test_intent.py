@@ -196,6 +196,21 @@ def test_why_after_a_target_is_no_part_of_it() -> None:
     assert intent is not None and intent.targets == ["the date I gave you for the hearing"], intent
 
 
+@pytest.mark.parametrize(("text", "kind"), [
+    # a time read late in a day ("since about 2am" is a time of it), and "about"/"on the" before a
+    # time says when, not what
+    ("honestly just forget everything since about 3am", ForgetKind.TIME_WINDOW),
+    ("All of it from my night shift on the 14th, all those messages, please don't retain.", ForgetKind.TIME_WINDOW),
+    # "X is Y now" mid-sentence, "out of date": a change
+    ("my rent is 1,450 now after the renewal!! the 1,380 you have is out of date so wipe it", ForgetKind.REPLACEMENT),
+    # an order after a comma is a clause of its own
+    ("new email is jo.writes@gmail.com, get rid of the hotmail one", ForgetKind.REPLACEMENT),
+])
+def test_times_and_changes_said_loosely(text: str, kind: ForgetKind) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == kind, (text, intent)
+
+
 def test_forget_i_said_that_with_nothing_named_is_what_was_just_said() -> None:
     intent = parse_forget_request("Ugh, I was drunk last night. Forget I said that.")
     assert intent is not None and intent.targets == ["what I just told you"], intent

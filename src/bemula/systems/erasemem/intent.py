@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import Enum
 
 from bemula.systems.erasemem.categories import categories_in
@@ -528,6 +529,9 @@ _CHANGE = re.compile(
     r"gave\s+up|upgraded|traded|correction|corrected|update|updated|sold|cancell?ed|joined|picked\s+up|"
     r"bought\s+(?:a|an)\s+new|ended\s+up(?:\s+being)?|from\s+here\s+on|going\s+forward|from\s+today|"
     r"now,\s+not|relocat\w*|(?:went|gone|goes|go)\s+(?:up|down)|"
+    # "my salary is 55k now after the raise", "out of date", "I wrote my birthday wrong before"
+    r"(?:is|are|'s|’s)\s+(?:[\w£$€.,]+\s+){1,2}now\b|out\s+of\s+date|outdated|not\s+(?:valid|true|correct)\s+any\s*more|"
+    r"wrote\s+(?:[\w'’]+\s+){0,3}?wrong|went\s+(?:fully|completely|full[- ]time|part[- ]time)\b|"
     # a date moved: "I've deferred the exam", "pushed the test back", "I'm now sitting it on …"
     r"postponed|deferred|rescheduled|pushed\s+(?:[\w'’]+\s+){0,3}?(?:back|forward)|brought\s+(?:[\w'’]+\s+){0,3}?forward|"
     r"(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+now\b|(?:increased|decreased|rose|risen|raised|lowered|"
@@ -1045,11 +1049,15 @@ _ALL_OF_A_TIME = re.compile(r"^\W*(?:(?:out|away|off|up)\s+)?(?:(?:all|any)\s+(?
 _AFTER_AN_EVENT = re.compile(r"\b(?:after|since|during)\s+(?:the|my|our|that|his|her)\s+\w+|"
                              r"\bthe\s+(?:night|day|evening|morning|afternoon|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+"
                              r"(?:of|after|before|when|(?:i|we|you|my|our|she|he|they)\s+(?!(?:was|were|am|is)\s+(?:going|about)\b))\b", re.I)
+#: a moment to read a time phrase against when only whether it names a time matters: late in a
+#: day, so that "everything since about 2am" is a time of it
+_ANY_DAY = datetime(2000, 1, 1, 23, 59)
 #: a time or a conversation pointed back at: "that night", "that conversation", "the same evening"
 _THAT_TIME = re.compile(r"\b(?:that|the\s+same)\s+(?:whole\s+|entire\s+)?(?:night|evening|morning|afternoon|day|weekend|conversation|chat|"
                         r"session|talk|exchange)\b", re.I)
 #: … unless it says what it is about ("everything about my trip next week" is a topic)
-_ABOUT_A_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on\s+(?:my|the|our|his|her))\b", re.I)
+_ABOUT_A_TOPIC = re.compile(r"\b(?:about(?!\s+(?:\d|an?\s+hour|midnight|noon))|regarding|concerning|"
+                            r"on\s+(?:my|the|our|his|her)(?!\s+\d))\b", re.I)  # ("since about 2am", "on the 19th": when)
 _SPEECH_OBJECT = re.compile(
     r"^(?:(?:all|any|every|each)\s+(?:of\s+)?)?(?:that|this|the|our|those|these|what|everything|"
     r"anything|whatever|all)\b(?:(?!\babout\b).)*\b(?:conversations?|chats?|sessions?|discussions?|"
@@ -1640,7 +1648,6 @@ _FOR_GOOD = re.compile(r"\s*(?:it|that|this|them|all\s+of\s+(?:it|that|them))\s+
 
 
 def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
-    from datetime import datetime
 
     from bemula.systems.erasemem.timeparse import parse_time_reference
 
@@ -1947,7 +1954,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
     # F5: speech inside a time window (the time may be named in another clause)
     for _directive, _verb, obj in directives:
         if (_ALL_OF_A_TIME.match(obj) and not _ABOUT_A_TOPIC.search(obj)
-                and (parse_time_reference(obj, datetime(2000, 1, 1)) is not None or _AFTER_AN_EVENT.search(obj))):
+                and (parse_time_reference(obj, _ANY_DAY) is not None or _AFTER_AN_EVENT.search(obj))):
             # "everything since Monday", "the stuff from the past week": all of a time
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
@@ -1957,7 +1964,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             # conversation": the window is the one the message told of before pointing at it
             at = text.find(_directive)
             told = [s for s in statements if 0 <= text.find(s) <= at and (
-                _THAT_TIME.search(s) or _AFTER_AN_EVENT.search(s) or parse_time_reference(s, datetime(2000, 1, 1)))]
+                _THAT_TIME.search(s) or _AFTER_AN_EVENT.search(s) or parse_time_reference(s, _ANY_DAY))]
             # (a sentence before the directive's first; else its own, before its verb: "that night
             # I wrote you at like 3am …, can you just pretend that whole conversation never happened?")
             told_then = [s for s in told if text.find(s) < at] or told
@@ -1972,7 +1979,7 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                                 statements=statements, directives=directive_texts)
         if not (_SPEECH.search(obj) or obj in spoken) or _NAMES_ITEMS.search(spoken.get(obj, obj)):
             continue  # "the thing I told you last week about my pension": a fact, not a window
-        if parse_time_reference(obj, datetime(2000, 1, 1)) is not None:
+        if parse_time_reference(obj, _ANY_DAY) is not None:
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
         if (_CONVERSATION_NAMED.search(obj) and _OCCASION.search(obj)) or (
@@ -1982,8 +1989,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
             # cut": a conversation named by what happened then (resolve finds that session)
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,
                                 statements=statements, directives=directive_texts)
-        if _SPEECH_OBJECT.match(obj.strip()) and parse_time_reference(text, datetime(2000, 1, 1)) is not None:
-            time_clauses = [s for s in statements if parse_time_reference(s, datetime(2000, 1, 1))]
+        if _SPEECH_OBJECT.match(obj.strip()) and parse_time_reference(text, _ANY_DAY) is not None:
+            time_clauses = [s for s in statements if parse_time_reference(s, _ANY_DAY)]
             # the time said nearest before the request is the one it points back to ("we ate
             # at the table tonight … remember that night I was up with her, the friday …
             # that whole conversation, forget it"), not the first in the message

@@ -21,6 +21,8 @@ _CLAUSE_END = re.compile(
     r"(?<=[.!?;])\s+|\s+[—–]\s+|\s+-\s+|\n+"
     r"|,\s+(?:and|but|while|whereas|plus|so)\s+(?=(?:I|I'm|I’m|I've|my|My|we|our)\b)"
     r"|,\s+(?=(?:the|my|The|My)\s+(?:new|current|updated|correct|real)\b)|,\s+(?=(?:it's|it is|It's|It is)\b)"
+    # "new email is sam@…, get rid of the hotmail one": an order after a comma is a clause
+    r"|,\s+(?=(?:get\s+rid\s+of|delete|remove|erase|wipe|scrap|bin|ditch|forget|purge|chuck|nuke)\s+(?:the|my)\b)"
 )
 #: a word as written: letters of any script ("Zsófia", "Németh"), digits, inner ' and -
 _WORD = re.compile(r"[^\W_](?:[^\W_]|['’\-])*")

@@ -205,10 +205,22 @@ def test_why_after_a_target_is_no_part_of_it() -> None:
     ("my rent is 1,450 now after the renewal!! the 1,380 you have is out of date so wipe it", ForgetKind.REPLACEMENT),
     # an order after a comma is a clause of its own
     ("new email is jo.writes@gmail.com, get rid of the hotmail one", ForgetKind.REPLACEMENT),
+    # what was said then, with nothing named, is a window
+    ("Friday night after the wedding I wrote you loads of stuff — please delete all of that.", ForgetKind.TIME_WINDOW),
 ])
 def test_times_and_changes_said_loosely(text: str, kind: ForgetKind) -> None:
     intent = parse_forget_request(text)
     assert intent is not None and intent.kind == kind, (text, intent)
+
+
+@pytest.mark.parametrize(("text", "trait"), [
+    ("u dont need to think im loaded just bc i mentioned the yacht - its my cousins lol. bin that", "loaded"),
+    ("I think you decided I am a smoker because I asked about vapes. I'm not. Stop thinking this about me.", "smoker"),
+])
+def test_a_trait_the_user_disputes_is_the_conclusion_a_pronoun_means(text: str, trait: str) -> None:
+    intent = parse_forget_request(text)
+    assert intent is not None and intent.kind == ForgetKind.CONCLUSION, (text, intent)
+    assert any(trait in t for t in intent.targets), intent
 
 
 def test_forget_i_said_that_with_nothing_named_is_what_was_just_said() -> None:

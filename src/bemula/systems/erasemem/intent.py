@@ -707,7 +707,7 @@ _PRONOUN_ONLY = re.compile(
     r"^(?:(?:any|the|a|all|every|that|this|those|these)\s+)?(?:such\s+)?(?:record|note|mention|trace|"
     r"memory|detail|info|information|thing|part|bit|piece|conclusion|inference|assumption|guess|"
     r"deduction|one)?s?\s*(?:of\s+)?(?:it|that|this|them|those|these)?"
-    r"(?:\s+(?:out|away|off))?(?:\s+(?:both|all|too|as\s+well|please|for\s+me|entirely|completely|altogether))?$",
+    r"(?:\s+(?:out|away|off))?(?:\s+about\s+me)?(?:\s+(?:both|all|too|as\s+well|please|for\s+me|entirely|completely|altogether))?$",
     re.I,
 )
 
@@ -818,6 +818,10 @@ _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|th
 
 #: a bracket that keeps something out of the item it stands in: "(NOT the triptan, keep that one)"
 _BRACKETED_EXCEPTION = re.compile(r"\s*\(\s*(?:but\s+)?(?:not|except(?:\s+for)?)\s+[^)]*\)", re.I)
+#: what was said, with nothing named: "(I wrote) you many things", "(I said) a lot", "loads of stuff"
+_SAID_NOTHING_NAMED = re.compile(r"(?:(?:to\s+)?(?:you|u)\s+)?(?:(?:so\s+|too\s+)?many|a\s+lot\s+of|lots\s+of|loads\s+of|"
+                                 r"all\s+sorts\s+of|some|a\s+few|a\s+bunch\s+of)?\s*(?:things?|stuff|messages?|rubbish|"
+                                 r"nonsense)|(?:(?:to\s+)?(?:you|u)\s+)?(?:a\s*lot|alot|loads|too\s+much)", re.I)
 #: an object that is only the telling: "(forget) I ever told you", "that I mentioned it"
 _ONLY_THE_TELLING = re.compile(r"(?:that\s+)?(?:i|i've|i’ve|i\s+have)\s+(?:ever\s+|even\s+|once\s+|just\s+)?"
                                r"(?:told|said|mentioned|shared|wrote|typed|brought\s+(?:it|that|this)\s+up)"
@@ -972,7 +976,9 @@ _DISPUTED = re.compile(
     r"\b(?P<remember>(?:remember|think\s+of|see)\s+me\s+as)\s+(?:someone\s+(?:with|who(?:'s|’s|\s+is)?)\s+)?|"
     # what the user says the assistant made of them: "you seem to think I'm vegetarian", "you
     # have me down as someone with an eating disorder", "you've decided I'm a student"
-    r"\b(?:you|u)(?:'ve|’ve|\s+have|ve)?\s+(?:\w+ly\s+)?(?:(?:seem|seemed|appear|might|may|must)\s+(?:to\s+)?)?(?:\w+ly\s+)?(?:(?:have\s+)?"
+    r"\b(?:you|u)(?:'ve|’ve|\s+have|ve)?\s+(?:\w+ly\s+)?(?:(?:seem|seemed|appear|might|may|must)\s+(?:to\s+)?)?(?:\w+ly\s+)?"
+    # ("u dont need to think im rich just bc …")
+    r"(?:(?:don't|dont|don’t|do\s+not)\s+(?:need|have)\s+to\s+)?(?:(?:have\s+)?"
     r"(?:think|thought|decided|concluded|inferred|assumed|guessed|figured|presumed|believe|"
     r"(?:formed|gotten|got|taken|have)\s+the\s+(?:view|idea|impression|opinion)\s+)\s*"
     r"(?:that\s+)?(?:i'm|i\s+am|im|(?P<have>i\s+have|i've|i’ve))|(?:have|had|got)\s+me\s+down\s+as|"
@@ -1973,6 +1979,12 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
                 return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=phrase,
                                     statements=[s for s in statements if s != phrase],
                                     directives=[*directive_texts, phrase])
+        if obj in spoken and _SAID_NOTHING_NAMED.fullmatch(obj.strip(" .,!?")) and (
+                named_time := parse_time_reference(spoken[obj], _ANY_DAY)) is not None and named_time.sessions_back is None:
+            # "Saturday night after the party I wrote you many things — please delete all of
+            # that": what was said then, with nothing named, is the window
+            return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=spoken[obj],
+                                statements=statements, directives=directive_texts)
         if obj in spoken and _SPEECH_OBJECT.match(spoken[obj].strip()) and _AFTER_AN_EVENT.match(obj):
             # "Whatever I told you that day, the Sunday after the sale, … forget all of it"
             return ForgetIntent(ForgetKind.TIME_WINDOW, targets=[clean_target(obj)], time_phrase=obj,

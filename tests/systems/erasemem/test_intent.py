@@ -223,6 +223,17 @@ def test_a_trait_the_user_disputes_is_the_conclusion_a_pronoun_means(text: str, 
     assert any(trait in t for t in intent.targets), intent
 
 
+@pytest.mark.parametrize(("text", "word"), [
+    ("ugh i just realised i gave u my gym locker code when i was moaning about the showers. wipe that pls", "locker"),
+    ("dr mensah is my psychiatrist and i'd rather u didnt have that stored anywhere", "psychiatrist"),
+    ("Better you don't remember my salary, my boss sometimes uses this laptop.", "salary"),
+    ("I foolishly typed my PayPal password into our chat earlier. Kindly dispose of it.", "password"),
+])
+def test_loose_asks_point_at_what_they_mean(text: str, word: str) -> None:
+    intent = parse_forget_request(text, known=lambda phrase: True)
+    assert intent is not None and any(word in t.lower() for t in intent.targets), (text, intent)
+
+
 def test_forget_i_said_that_with_nothing_named_is_what_was_just_said() -> None:
     intent = parse_forget_request("Ugh, I was drunk last night. Forget I said that.")
     assert intent is not None and intent.targets == ["what I just told you"], intent

@@ -442,13 +442,16 @@ _LEAD_STRIP = [
     r"(?:about|regarding|on|concerning)\s+",
     r"what\s+i(?:'ve|’ve|\s+have)?\s+(?:said|told\s+you|mentioned|shared|wrote|noted)\s+"
     r"(?:about|regarding|on|concerning)\s+",
-    r"that\s+",
+    # ("wipe that pls", "keep that anywhere": that, not "please" or "anywhere")
+    r"that\s+(?!(?:please|pls|plz|thanks|thx|too|now|for\s+me|anywhere|going\s+forward|from\s+now\s+on)\b)",
     # the verb's particle: "clear out everything medical", "wipe off all the …"
     r"(?:out|away|off|up)\s+(?=(?:everything|anything|all|whatever|every|any|my|the)\b)",
     # an enumerator: "(2) The Lånekassen figure", "b) my badge number", "2. the code"
     r"(?:\(\s*(?:\d{1,2}|[a-h])\s*\)|(?:\d{1,2}|[a-h])[).])\s+",
 ]
 _TAIL_STRIP = [
+    # "(don't keep) that anywhere", "(not be remembered) going forward": where or how long, not what
+    r"\s+(?:anywhere|going\s+forward|from\s+now\s+on)\s*$",
     # "(not to share) his home address with anyone": with whom it is shared is no part of it
     r"\s+with\s+(?:anyone|anybody|everyone|everybody|other\s+people|others|people)\b.*$",
     # "the date I gave you for it so I don't get muddled": why, not what
@@ -1098,6 +1101,7 @@ _QUICK_WORDS = re.compile(literal_pattern((
     "no longer|rather none|rather it|pretend|act like|act as if|dead to me|nuh |beg yuh|tek |paki|tanggal|burahin|alisin|wag mo|huwag mo|off your|off ur|off whatever|off what|out of your|out of ur|out of whatever|outta|"
     "hang on|hanging on|hang onto|"
     "disregard|dispose|set aside|put aside|withdraw|off the record|never happen|treated as|not be stored|not be kept|"
+    "rather u|better u|"
     "let it go|let that go|let them go|let those go|let this go|"
     "need not|needn't|needn’t|obliged|grateful|not something|"
     "hold on|sitting in|sitting there|sitting around|sitting somewhere|no need|need to keep|need to remember|"
@@ -1484,6 +1488,16 @@ _IDIOMS: list[_Rewrite] = [
     (r"\b(?:disregard|dispose\s+of|set\s+aside|put\s+aside|withdraw)\s+(?=[^.?!;]*\b(?:i\s+(?:\w+\s+)?(?:shared|mentioned|told|"
      r"said|gave|made|wrote|provided|described|confided|typed)|you\s+(?:hold|have|had|kept|stored|retain|noted))\b)",
      "forget ", ("disregard", "dispose", "aside", "withdraw")),
+    # … and of a pronoun, which points at something said: "typed my banking password into our
+    # conversation. Kindly dispose of it at once"
+    (r"\bdispose\s+of\s+(?=(?:it|that|this|them)\b)", "forget ", ("dispose",)),
+    # "i'd rather u didnt have that stored anywhere"
+    (r"\bi(?:'d|’d|\s+would)\s+rather\s+(?:you|u)\s+(?:didn't|didnt|didn’t|did\s+not)\s+have\s+"
+     r"((?:(?!\b(?:stored|kept|saved)\b)[^.?!;]){1,60}?)\s+(?:stored|kept|saved|on\s+file|written\s+down)\b",
+     r"please don't keep \1", ("rather",)),
+    # "Better you don't remember this thing"
+    (r"\b(?:it(?:'s|’s|\s+is|\s+would\s+be)\s+)?better\s+(?:if\s+)?(?:you|u)\s+(?:don't|dont|don’t|do\s+not|didn't|didnt|"
+     r"did\s+not)\s+remember\s+", "please don't keep ", ("better",)),
 ]
 
 

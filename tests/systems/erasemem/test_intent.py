@@ -207,6 +207,8 @@ def test_why_after_a_target_is_no_part_of_it() -> None:
     ("new email is jo.writes@gmail.com, get rid of the hotmail one", ForgetKind.REPLACEMENT),
     # what was said then, with nothing named, is a window
     ("Friday night after the wedding I wrote you loads of stuff — please delete all of that.", ForgetKind.TIME_WINDOW),
+    # an area named by what it relates to, its examples after it
+    ("i'd like u to purge everything legal related, the solicitor stuff, the hearings, all of it", ForgetKind.CATEGORY),
 ])
 def test_times_and_changes_said_loosely(text: str, kind: ForgetKind) -> None:
     intent = parse_forget_request(text)

@@ -821,6 +821,9 @@ _STUFF = re.compile(r"^(?:(?:any|all|everything)\s+(?:of\s+)?)?(?:the|my|that|th
 
 #: a bracket that keeps something out of the item it stands in: "(NOT the triptan, keep that one)"
 _BRACKETED_EXCEPTION = re.compile(r"\s*\(\s*(?:but\s+)?(?:not|except(?:\s+for)?)\s+[^)]*\)", re.I)
+#: an area named by what it relates to: "everything legal related", "anything money-related"
+_RELATED_AREA = re.compile(r"(?:everything|anything|all)\s+(?:[\w'’]+\s+){1,2}?(?:related|-related)\b|"
+                           r"(?:everything|anything|all)\s+[\w'’]+-related\b", re.I)
 #: what was said, with nothing named: "(I wrote) you many things", "(I said) a lot", "loads of stuff"
 _SAID_NOTHING_NAMED = re.compile(r"(?:(?:to\s+)?(?:you|u)\s+)?(?:(?:so\s+|too\s+)?many|a\s+lot\s+of|lots\s+of|loads\s+of|"
                                  r"all\s+sorts\s+of|some|a\s+few|a\s+bunch\s+of)?\s*(?:things?|stuff|messages?|rubbish|"
@@ -877,7 +880,8 @@ def _antecedent(clause: str) -> str | None:
                               r"guess|mean|said|told|just|really)\b)[a-z]+\b", np, re.I) and _names_something(clean_target(thing.group(0))):
             return f"{thing.group(0)} {np}".strip(" ,.;:!?")
         # "I shared a lot about the custody hearing. Please wipe every bit of it.": all of it
-        np = re.sub(r"^(?:(?:quite\s+)?a\s+lot|lots|loads|so\s+much|too\s+much|a\s+bunch|plenty)\s+(?:about|regarding|on)\s+",
+        np = re.sub(r"^(?:(?:quite\s+|rather\s+)?a\s+lot|lots|loads|so\s+much|too\s+much|a\s+bunch|plenty)\s+(?:(?:in|to)\s+you\s+)?"
+                    r"(?:about|regarding|on)\s+",
                     "everything about ", np, flags=re.I)
         # "about the £1,200 and i feel weird that even you know": the thing, not the next clause
         np = re.split(r",?\s+(?:and|but|so)\s+(?:now\s+|then\s+|still\s+)?(?=(?:i|i'm|i’m|i've|you|we|it)\b)", np,
@@ -2053,7 +2057,8 @@ def _parse(text: str, known: Known | None = None) -> ForgetIntent | None:
         if m or _QUANTIFIED.match(stripped):
             desc = clean_target(m.group("desc")) if m else clean_target(stripped)
             cats = categories_in(before_exception(desc))
-            if cats or (m and m.re is _CATEGORY_OBJECT):
+            if cats or (m and m.re is _CATEGORY_OBJECT) or _RELATED_AREA.match(stripped):
+                # ("everything legal related, the lawyer stuff, the hearings": an area, its examples after it)
                 return ForgetIntent(ForgetKind.CATEGORY, targets=[desc], categories=cats,
                                     statements=statements, directives=directive_texts)
         # "any of my financial details", "all my political views": a quantified area (not "my

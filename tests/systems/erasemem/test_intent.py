@@ -236,6 +236,11 @@ def test_loose_asks_point_at_what_they_mean(text: str, word: str) -> None:
     assert intent is not None and any(word in t.lower() for t in intent.targets), (text, intent)
 
 
+def test_a_bare_noun_in_a_mixed_list_shares_the_first_items_possessive() -> None:
+    intent = parse_forget_request("bin my sort code + account number pls, and the expiry date of my card too")
+    assert intent is not None and intent.targets == ["my sort code", "my account number", "the expiry date of my card"], intent
+
+
 def test_forget_i_said_that_with_nothing_named_is_what_was_just_said() -> None:
     intent = parse_forget_request("Ugh, I was drunk last night. Forget I said that.")
     assert intent is not None and intent.targets == ["what I just told you"], intent

@@ -640,12 +640,18 @@ _OWNER = re.compile(r"^(my|our|his|her|their)\s+[a-z]", re.I)
 
 def _split_list(target: str) -> list[str]:
     """``split_targets`` without brackets."""
+    # ("my sort code + account number pls, and the last 4 of my card": the please is no item's)
+    target = re.sub(r"\s+(?:please|pls|plz)\b(?=\s*,)", "", target, flags=re.I)
     raw = [p.strip(" ,.;:") for p in _LIST_SPLIT.split(target)]
     owner = _OWNER.match(raw[0])
-    if owner and len(raw) >= 2 and all(
-            _BARE_NOUN.fullmatch(p) and not _NOT_AN_ITEM.search(p) and not _NOT_A_THING.search(p) for p in raw[1:]):
+    bare = [bool(_BARE_NOUN.fullmatch(p) and not _NOT_AN_ITEM.search(p) and not _NOT_A_THING.search(p)) for p in raw[1:]]
+    if owner and len(raw) >= 2 and all(bare):
         # "my height, weight and shoe size", "my height n weight": the possessive said once
         return [raw[0], *(f"{owner.group(1)} {p}" for p in raw[1:])]
+    if owner and len(raw) >= 3 and any(bare) and all(b or _PART_START.match(p) for b, p in zip(bare, raw[1:])):
+        # "my sort code + account number, and the last 4 of my card": a bare noun shares the
+        # first item's possessive, the others have their own
+        return [raw[0], *(f"{owner.group(1)} {p}" if b else p for b, p in zip(bare, raw[1:]))]
     raw_parts = _joined_within_items(raw, [m.group(0) for m in _LIST_SPLIT.finditer(target)])
     parts = list(dict.fromkeys(raw_parts))
     if len(parts) >= 2 and any(_SUBJECT_AND_VERB.match(p) for p in parts[1:]):

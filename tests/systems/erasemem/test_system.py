@@ -665,6 +665,18 @@ def test_the_rating_the_one_on_the_website_goes_and_the_listed_exceptions_each_s
     assert "3 March" in units and "boiler was leaking" in units
 
 
+def test_a_unit_of_measure_is_no_value_to_blank_everywhere(tmp_path: Path) -> None:
+    """"mg" of a removed dose is every dose's: Dad's "amlodipine 5 mg" keeps it."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Maya has started on citalopram, 20 mg, and she's off to Leeds for uni in September."),
+        ("S1", 1, "user", "Dad takes amlodipine 5 mg every morning for his blood pressure."),
+        ("S2", 4, "user", "Please forget the tablets Maya has started on."),
+    ])
+    assert residue(system, "citalopram") == []
+    assert "amlodipine 5 mg" in stored(system, "units") and "Leeds" in stored(system, "units")
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

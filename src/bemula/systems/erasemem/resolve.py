@@ -1073,6 +1073,8 @@ def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON
     return out
 
 
+#: units of measure, which many values share
+_MEASURE_UNITS = frozenset(tokenize("mg mcg ml kg km cm mm lb lbs oz iu bpm mmhg kcal cal hr hrs min mins"))
 _SCORE_WORDS = frozenset(tokenize("score scores"))
 #: a score as written: "19/30", "22 out of 30" (not a date: what it is out of is ten or more)
 _SCORE = re.compile(r"\b\d{1,3}\s*/\s*[1-9]\d{1,2}\b|\b\d{1,3}\s+out\s+of\s+\d{1,3}\b", re.I)
@@ -2154,7 +2156,8 @@ def resolve(
             res.code_keys |= set().union(set(), *(date_keys(u.text) for u in selected.values())) - kept_dates
     # a single letter or digit is no value to blank everywhere ("b" of "Flat B-702", "3" of
     # "3 Fernhill Court"): the value goes by its other words and its code key
-    res.value_tokens = {t for t in res.value_tokens if len(t) > 1}
+    # … nor is a unit of measure ("mg" of "sertraline, 50 mg" is every dose's)
+    res.value_tokens = {t for t in res.value_tokens if len(t) > 1 and t not in _MEASURE_UNITS}
     res.delete_units = sorted(selected)
     return res
 

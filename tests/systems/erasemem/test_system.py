@@ -677,6 +677,18 @@ def test_a_unit_of_measure_is_no_value_to_blank_everywhere(tmp_path: Path) -> No
     assert "amlodipine 5 mg" in stored(system, "units") and "Leeds" in stored(system, "units")
 
 
+def test_who_did_it_in_a_target_is_no_value(tmp_path: Path) -> None:
+    """"the tablets Maya has started on": Maya is who, not what; her other facts keep her name."""
+    system = make(tmp_path)
+    feed(system, [
+        ("S1", 0, "user", "Maya has started on citalopram, 20 mg, and she's off to Leeds for uni in September."),
+        ("S1", 1, "user", "Maya's flat in Leeds is on Hyde Park Road."),
+        ("S2", 4, "user", "Please forget the tablets Maya has started on."),
+    ])
+    assert residue(system, "citalopram") == []
+    assert "Maya's flat" in stored(system, "units")
+
+
 def test_a_window_keeps_what_the_request_excepts(tmp_path: Path) -> None:
     system = make(tmp_path)
     feed(system, [

@@ -1073,6 +1073,9 @@ def _told_on(store: MemoryStore, unit: Unit, goes_on: re.Pattern[str] = _GOES_ON
     return out
 
 
+#: a person named as the subject of a target's clause: "(the tablets) Maya has started on"
+_SUBJECT_NAME = re.compile(r"(?<=\s)((?-i:[A-Z][a-z]+))\s+(?:has|have|had|is|was|takes|took|started|gets|got|sold|bought|uses|"
+                           r"used|sees|saw|gave|lent|owes)\b")
 #: units of measure, which many values share
 _MEASURE_UNITS = frozenset(tokenize("mg mcg ml kg km cm mm lb lbs oz iu bpm mmhg kcal cal hr hrs min mins"))
 _SCORE_WORDS = frozenset(tokenize("score scores"))
@@ -1953,6 +1956,8 @@ def resolve(
     described = set().union(*(_attribute_words(p) for p in intent.targets)) if intent.targets else set()
     # whose thing it is ("Jess's new tablets") is no value either: Jess stays in every other memory
     described |= {t for p in intent.targets for m in re.finditer(r"\b([A-Z][\w-]+)['’]s\b", p) for t in tokenize(m.group(1))}
+    # … nor who did it: "the tablets Maya has started on" keeps Maya everywhere else
+    described |= {t for p in intent.targets for m in _SUBJECT_NAME.finditer(p) for t in tokenize(m.group(1))}
     # the values a request names outright, every word a name or a code ("Dr Thorsby", "Smile
     # Studio", "SV5520781"), without a title ("Dr" is also Dr Okonjo's)
     # (a number's digit groups are not: "07700" of "07700 914382" is also the electrician's

@@ -173,6 +173,15 @@ MONEY_SPAN = re.compile(
     r"(?:\s+(?:a|per|each|every)\s+(?:month|week|year|hour|day|shift)\b)?"
     # (a bare figure said by its period: "My mortgage is 1,840 a month")
     r"|(?<![\w.,])\d[\d,.]*\d\s+(?:a|per)\s+(?:month|week|year)\b", re.I)
+
+
+def sum_figures(text: str) -> set[str]:
+    """The leading figures of a sum, which say it in memory's tokens: "42" of "AED 42,000 per
+    month" (not "000", a group of thousands every such sum has, nor a single digit); a sum of
+    more figures goes by its code key as well."""
+    return {g for g in re.findall(r"(?<![\d,.])\d+", text) if len(g) >= 2}
+
+
 #: date keys are marked so they never meet a code's key
 DATE_KEY = "date:"
 

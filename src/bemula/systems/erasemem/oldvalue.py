@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from bemula.systems.erasemem.categories import attribute_synonyms, unit_categories
-from bemula.systems.erasemem.forms import MONEY_SPAN, date_spans
+from bemula.systems.erasemem.forms import MONEY_SPAN, date_spans, sum_figures
 from bemula.systems.erasemem.owners import about_someone_else
 from bemula.systems.erasemem.store import MemoryStore, Unit
 from bemula.systems.erasemem.textutil import one_typo_apart, sentence_pieces
@@ -354,9 +354,7 @@ def find_old_value(
     span_tokens = set(tokenize(span))
     anchors = (span_tokens - attribute - new_tokens) or (span_tokens - new_tokens)
     if kind == "money":
-        # the sum's leading figures ("42" of "AED 42,000 per month"), not its period ("every
-        # month" is every other monthly sum's too) nor a group of thousands ("000" is in "AED
-        # 8,000" too); a sum of more figures goes by its code key (``code_keys``) as well
-        anchors = {g for g in re.findall(r"(?<![\d,.])\d+", span) if len(g) >= 2}
+        # the sum's leading figures, not its period ("every month" is every other monthly sum's too)
+        anchors = sum_figures(span)
     holders = [u for u in store.units_containing(anchors) if u.turn_id != request_turn_id and anchors <= u.tokens]
     return OldValue(units=holders or [scored[0][2]], value=span, anchors=anchors)

@@ -30,7 +30,7 @@ from bemula.systems.erasemem.categories import (
     category_signal_words,
     concept_expansion,
 )
-from bemula.systems.erasemem.forms import MONEY_SPAN, code_keys, code_spans, date_keys, date_spans
+from bemula.systems.erasemem.forms import MONEY_SPAN, code_keys, code_spans, date_keys, date_spans, sum_figures
 from bemula.systems.erasemem.intent import CHANGE_CUE, JUST_SAID, ForgetIntent, ForgetKind, before_exception
 from bemula.systems.erasemem.oldvalue import (
     CONTEXT_WEIGHT,
@@ -874,10 +874,10 @@ def _match_tokens(store: MemoryStore, phrase: str, tokens: list[str], exclude_tu
         before = store.said_before(unit)  # (looked up only for units that may count)
         if not required and modifiers and not any(says(unit, t) for t in modifiers) and not (
                 named_owners and before is not None and any(says(before, t) for t in modifiers & named_owners)) and not (
-                modifiers <= named_owners and _named_earlier_in_turn(store, unit, named_owners)):
+                modifiers <= named_owners and _named_just_before(store, unit, named_owners)):
             continue  # (an owner may be named in the sentence before: "Ines … Her mobile is …", or atop the list)
         if (named_owners and named_owners.isdisjoint(unit.tokens) and (before is None or named_owners.isdisjoint(before.tokens))
-                and not OTHER_PRONOUNS.search(unit.text) and not _named_earlier_in_turn(store, unit, named_owners)):
+                and not OTHER_PRONOUNS.search(unit.text) and not _named_just_before(store, unit, named_owners)):
             continue  # ("His National Insurance number is …" may be Emeka's: a pronoun passes)
         if required:
             coverage = 1.0
@@ -1101,7 +1101,7 @@ _VALUE_SHAPES: tuple[tuple[frozenset[str], Callable[[str], bool]], ...] = (
     (_AMOUNT_WORDS, _writes_money), (_SCORE_WORDS, _writes_score), (_DATE_WORDS, _writes_date))
 
 
-def _named_earlier_in_turn(store: MemoryStore, unit: Unit, owners: set[str]) -> bool:
+def _named_just_before(store: MemoryStore, unit: Unit, owners: set[str]) -> bool:
     """A sentence of ``unit``'s turn before it names one of ``owners``: a list the user writes
     about someone names them once ("took dad to the memory clinic … - MoCA 19/30."). A
     sentence that says "she"/"he" may have them named in the exchange just before ("how's Jess
@@ -1998,7 +1998,7 @@ def resolve(
                         set(_phrase_tokens(p)) & _AMOUNT_WORDS for p in intent.targets):
                     # "the amount of my pension" from "The pension comes to £1,642.18 a month after
                     # tax": the sum's leading figures (and its code key), not "pension" or "tax"
-                    values = {g for s in sums for g in re.findall(r"(?<![\d,.])\d+", s) if len(g) >= 2}
+                    values = set().union(*map(sum_figures, sums))
                 elif named_here or (named_code and code_keys(trim[0])):
                     # "forget Dr Thorsby and Smile Studio": the request names the values; the
                     # part's other words ("my dentist was …") say what they were
